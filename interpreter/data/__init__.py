@@ -1,0 +1,1 @@
+"""Where the grammar, schema and seed games are found once installed."""
