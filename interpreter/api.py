@@ -1,0 +1,158 @@
+"""The public entry points: load a rule file into a Game, start and replay games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from meeple.compile.game import GameCompiler, resolve_options
+from meeple.compile.ir import GameDef
+from meeple.data import data_dir
+from meeple.errors import Diagnostic, RulesError
+from meeple.rules.loader import LoadedRules, load_rules
+from meeple.rules.validate import validate
+from meeple.runtime import engine
+from meeple.runtime.state import State, state_from_json
+from meeple.values import Action, Player
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) every rule file follows."""
+    return json.loads((data_dir("schema") / "game.schema.json").read_text(encoding="utf-8"))
+
+
+def search_dirs() -> list[Path]:
+    return [Path.cwd(), Path.cwd() / "games", data_dir("games")]
+
+
+def read_rules(path_or_name: str | Path) -> LoadedRules:
+    """Load (with variants merged) and schema-check a rule file; raise RulesError on any problem."""
+    rules = load_rules(path_or_name, search_dirs())
+    problems = validate(rules.data, rules.index, schema())
+    if problems:
+        raise RulesError(problems)
+    return rules
+
+
+def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnostic]:
+    """Every problem of a rule file, in file order; an empty list means clean."""
+    try:
+        rules = read_rules(path_or_name)
+        n = players or int(((rules.data.get("game") or {}).get("players") or {}).get("max", 2))
+        options = resolve_options(rules.data, {}, rules.index)
+        GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, options)
+    except RulesError as err:
+        return list(err.diagnostics)
+    return []
+
+
+def game_id(path_or_name: str | Path) -> str:
+    return Path(str(path_or_name)).stem
+
+
+class Game:
+    """A compiled rule file for a given number of players and options; immutable and shared."""
+
+    def __init__(self, definition: GameDef, source: LoadedRules | None = None) -> None:
+        self.definition = definition
+        self.source = source
+
+    @property
+    def id(self) -> str:
+        return self.definition.id
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def players(self) -> int:
+        return self.definition.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.definition.options)
+
+    def new_game(self, seed: int = 0, log: bool = False) -> State:
+        """A fresh game: board laid out, set-up run, first decision reached."""
+        s = State(self.definition)
+        s.rng = random.Random(seed)
+        s.log = [] if log else None
+        setup_state(s)
+        engine.advance(s)
+        return s
+
+    def state_from_json(self, text: str) -> State:
+        return state_from_json(self.definition, text)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} for {self.players} players>"
+
+
+def setup_state(s: State) -> None:
+    g = s.game
+    sym = g.sym
+    s.gv = {k: _frozen(v) for k, v in sym.game_vars.items()}
+    s.pv = [{**{r: 0 for r in sym.resources}, **{k: _frozen(v) for k, v in sym.player_vars.items()}}
+            for _ in s.players]
+    s.tv = dict(sym.turn_vars)
+    s.supply = [dict(g.supply) for _ in s.players]
+    for zone in g.zones:
+        keys = [f"{zone.name}#{int(p)}" for p in s.players] if zone.per_player else [zone.name]
+        for key in keys:
+            s.zones[key] = dict(zone.fill)
+    s.sites = {site: {} for site in g.board.kind_of}
+    for step in g.layout:
+        lay_out(s, step)
+    g.setup(s, {})
+    s.awards = {a.name: None for a in g.awards}
+    s.stack = [{"k": "game", "i": 0}]
+
+
+def lay_out(s: State, step: Any) -> None:
+    sites = list(step.on(s, {}))
+    if step.bag:
+        bag = list(step.bag)
+        s.rng.shuffle(bag)
+        if len(bag) != len(sites):
+            raise RulesError([Diagnostic("rules/layout-count",
+                                         f"{len(bag)} values for {len(sites)} sites in layout '{step.field}'")])
+        for site, value in zip(sites, bag):
+            s.sites[site] = {**s.sites[site], step.field: value}
+    if step.at:
+        offset = s.rng.randrange(len(sites)) if step.rotate else 0
+        for i, value in zip(step.at, step.values):
+            site = sites[(i + offset) % len(sites)]
+            s.sites[site] = {**s.sites[site], step.field: value}
+
+
+def _frozen(v: Any) -> Any:
+    return tuple(v) if isinstance(v, list) else v
+
+
+def load(path_or_name: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> Game:
+    """Load, check and compile a rule file (a path, or the name of a seed game such as `k2`)."""
+    rules = read_rules(path_or_name)
+    spec = (rules.data.get("game") or {}).get("players") or {}
+    lo, hi = int(spec.get("min", 1)), int(spec.get("max", 8))
+    n = players if players is not None else lo
+    if not lo <= n <= hi:
+        raise RulesError([Diagnostic("usage/players", f"{game_id(path_or_name)} is for {lo} to {hi} players, "
+                                     f"not {n}", rules.index.nearest_span(("game", "players")))])
+    opts = resolve_options(rules.data, dict(options or {}), rules.index)
+    definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
+    return Game(definition, rules)
+
+
+def replay(game: Game, seed: int, actions: Iterable[Action | str]) -> State:
+    """Re-run a game from its seed and its actions (objects or their printed forms)."""
+    s = game.new_game(seed=seed)
+    for action in actions:
+        s.apply(action)
+    return s
+
+
+__all__ = ["Game", "State", "Action", "Player", "load", "replay", "check", "schema"]

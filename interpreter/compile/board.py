@@ -1,0 +1,101 @@
+"""Compile a `board:` section: the topology, its typed incidence tables, the NetworkX graphs, the layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from meeple.compile.expressions import ExprCompiler, Fn
+from meeple.compile.hexgrid import HexTopology, hex_topology
+from meeple.compile.symbols import Path, Sink
+
+
+@dataclass(frozen=True)
+class LayoutDef:
+    """One random layout step: fill a field on a list of sites from a shuffled bag or a rotated ring."""
+
+    field: str
+    on: Fn
+    bag: tuple[Any, ...] = ()
+    at: tuple[int, ...] = ()
+    values: tuple[Any, ...] = ()
+    rotate: bool = False
+
+
+@dataclass
+class Board:
+    """Static topology: sites by kind and every incidence the rule language can ask about."""
+
+    kind_of: dict[str, str] = field(default_factory=dict)
+    neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    corners_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    tiles_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sides_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ends: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    side_between: dict[frozenset[str], str] = field(default_factory=dict)
+    collections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    xy: dict[str, tuple[float, float]] = field(default_factory=dict)
+    layout: list[LayoutDef] = field(default_factory=list)
+    topology: HexTopology | None = None
+
+    def graph(self) -> nx.Graph:
+        """Corners joined by sides (the graph paths and chains are measured on)."""
+        g = nx.Graph()
+        for side, (a, b) in self.ends.items():
+            g.add_edge(a, b, side=side)
+        return g
+
+
+def hex_board(radius: int) -> Board:
+    topo = hex_topology(radius)
+    board = Board(topology=topo)
+    board.kind_of.update({t: "tile" for t in topo.tiles})
+    board.kind_of.update({c: "corner" for c in topo.corners})
+    board.kind_of.update({s: "side" for s in topo.sides})
+    board.neighbours.update(topo.tile_neighbours)
+    board.neighbours.update(topo.corner_neighbours)
+    board.corners_of.update(topo.corners_of_tile)
+    board.corners_of.update(topo.ends_of_side)
+    board.tiles_of.update(topo.tiles_of_corner)
+    board.tiles_of.update(topo.tiles_of_side)
+    board.sides_of.update(topo.sides_of_corner)
+    board.sides_of.update(topo.sides_of_tile)
+    board.ends.update(topo.ends_of_side)
+    board.side_between.update(topo.side_between)
+    board.collections.update(
+        tiles=topo.tiles, corners=topo.corners, sides=topo.sides,
+        border_sides=topo.border_sides, border_corners=topo.border_corners,
+    )
+    board.xy.update(topo.tile_xy)
+    board.xy.update(topo.corner_xy)
+    return board
+
+
+def compile_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
+    """The topology part, which expressions need before anything else compiles."""
+    if "hex" in data:
+        radius = data["hex"].get("radius", 2) if isinstance(data["hex"], dict) else 2
+        return hex_board(int(radius))
+    sink.at(path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N}")
+    return Board()
+
+
+def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sink) -> list[LayoutDef]:
+    steps = []
+    for i, step in enumerate(data.get("layout") or []):
+        where = (*path, "layout", i)
+        on = ex.compile(step.get("on", "tiles"), (*where, "on"), {})
+        shuffle = step.get("shuffle")
+        if isinstance(shuffle, dict):
+            bag: tuple[Any, ...] = tuple(k for k, v in shuffle.items() for _ in range(int(v)))
+        else:
+            bag = tuple(shuffle or ())
+        at, values = tuple(step.get("at") or ()), tuple(step.get("values") or ())
+        if at and len(at) != len(values):
+            sink.at(where, None, "rules/layout-mismatch", f"{len(at)} positions but {len(values)} values")
+        if not bag and not at:
+            sink.at(where, None, "rules/layout-empty", "a layout step needs `shuffle:` or `at:` with `values:`")
+        steps.append(LayoutDef(str(step.get("set")), on, bag, at, values, step.get("rotate") == "random"))
+    return steps

@@ -1,0 +1,257 @@
+"""Functions every rule expression may call; each takes the live state first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from meeple.values import Bundle, PieceRef, Player
+
+Builtin = Callable[..., Any]
+BUILTINS: dict[str, Builtin] = {}
+
+
+def builtin(name: str) -> Callable[[Builtin], Builtin]:
+    def register(fn: Builtin) -> Builtin:
+        BUILTINS[name] = fn
+        return fn
+
+    return register
+
+
+def units(value: Any) -> Iterable[Any]:
+    """Iterate a value: a zone or bundle yields each unit, anything else its items."""
+    if isinstance(value, dict | Bundle):
+        return [k for k, v in value.items() for _ in range(v)]
+    if value is None:
+        return ()
+    return value
+
+
+# ---------------------------------------------------------------- collections
+
+
+@builtin("first")
+def first(s: Any, xs: Any) -> Any:
+    for x in units(xs):
+        return x
+    return None
+
+
+@builtin("count")
+def count(s: Any, xs: Any, item: Any = ...) -> int:
+    if isinstance(xs, dict | Bundle):
+        return sum(xs.values()) if item is ... else xs.get(item, 0)
+    if item is ...:
+        return sum(1 for _ in xs)
+    return sum(1 for x in xs if x == item)
+
+
+@builtin("size")
+def size(s: Any, xs: Any) -> int:
+    return count(s, xs)
+
+
+@builtin("distinct")
+def distinct(s: Any, xs: Any) -> list[Any]:
+    if isinstance(xs, dict | Bundle):
+        return [k for k, v in xs.items() if v > 0]
+    return list(dict.fromkeys(xs))
+
+
+@builtin("sum")
+def sum_(s: Any, xs: Any) -> Any:
+    total: Any = 0
+    for x in units(xs):
+        total = x if total == 0 and isinstance(x, Bundle) else total + x
+    return total
+
+
+@builtin("min")
+def min_(s: Any, *xs: Any) -> Any:
+    items = list(units(xs[0])) if len(xs) == 1 else list(xs)
+    return min(items) if items else None
+
+
+@builtin("max")
+def max_(s: Any, *xs: Any) -> Any:
+    items = list(units(xs[0])) if len(xs) == 1 else list(xs)
+    return max(items) if items else None
+
+
+@builtin("any")
+def any_(s: Any, xs: Any) -> bool:
+    return any(units(xs))
+
+
+@builtin("all")
+def all_(s: Any, xs: Any) -> bool:
+    return all(units(xs))
+
+
+@builtin("len")
+def len_(s: Any, xs: Any) -> int:
+    return count(s, xs)
+
+
+@builtin("sorted")
+def sorted_(s: Any, xs: Any) -> list[Any]:
+    return sorted(units(xs))
+
+
+@builtin("pick")
+def pick(s: Any, xs: Any) -> Any:
+    """One item at random (a chance outcome drawn from the state's RNG)."""
+    items = list(units(xs))
+    return s.rng.choice(items) if items else None
+
+
+# ---------------------------------------------------------------- bundles
+
+
+@builtin("total")
+def total(s: Any, b: Bundle) -> int:
+    return b.total
+
+
+@builtin("disjoint")
+def disjoint(s: Any, a: Bundle, b: Bundle) -> bool:
+    return not (set(a) & set(b))
+
+
+@builtin("sample")
+def sample(s: Any, b: Bundle, n: int) -> Bundle:
+    """n units drawn at random without replacement from a bundle (all of it if smaller)."""
+    pool = sorted(units(b))
+    picked = s.rng.sample(pool, min(n, len(pool)))
+    return Bundle((k, 1) for k in picked)
+
+
+@builtin("bundles")
+def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bundle]:
+    """Every bundle of min..max units: within a bundle's holdings, or over a list of resources."""
+    if isinstance(source, Bundle):
+        return _sub_bundles(tuple(sorted(source.items())), max_total, min_total)
+    return _free_bundles(tuple(source), max_total, min_total)
+
+
+@lru_cache(maxsize=4096)
+def _sub_bundles(held: tuple[tuple[str, int], ...], max_total: int, min_total: int) -> list[Bundle]:
+    kinds = [k for k, _ in held]
+    limit = dict(held)
+    out = []
+    for size_ in range(min_total, max_total + 1):
+        for combo in combinations_with_replacement(kinds, size_):
+            b = Bundle((k, 1) for k in combo)
+            if all(b[k] <= limit[k] for k in b):
+                out.append(b)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> list[Bundle]:
+    out = []
+    for size_ in range(min_total, max_total + 1):
+        out.extend(Bundle((k, 1) for k in combo) for combo in combinations_with_replacement(kinds, size_))
+    return out
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def piece_ref(s: Any, pid: int) -> PieceRef:
+    rec = s.pieces[pid]
+    return PieceRef(pid, f"{rec['kind']}@{rec['site']}")
+
+
+@builtin("pieces")
+def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
+    out = []
+    for pid, rec in s.pieces.items():
+        if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):
+            out.append(PieceRef(pid, f"{rec['kind']}@{rec['site']}"))
+    return out
+
+
+@builtin("pieces_at")
+def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
+    ids = s.at.get(site)
+    if not ids:
+        return []
+    out = []
+    for pid in ids:
+        rec = s.pieces[pid]
+        if kind is None or rec["kind"] == kind:
+            out.append(PieceRef(pid, f"{rec['kind']}@{site}"))
+    return out
+
+
+@builtin("supply")
+def supply(s: Any, player: Player, kind: str) -> int:
+    return s.supply[player].get(kind, 0)
+
+
+# ---------------------------------------------------------------- board
+
+
+def _board_query(attr: str) -> Builtin:
+    def query(s: Any, site: str) -> tuple[str, ...]:
+        return getattr(s.game.board, attr).get(site, ())
+
+    query.__name__ = attr
+    return query
+
+
+for _name in ("neighbours", "corners_of", "tiles_of", "sides_of", "ends"):
+    builtin(_name)(_board_query(_name))
+
+
+@builtin("side_between")
+def side_between(s: Any, a: str, b: str) -> str | None:
+    return s.game.board.side_between.get(frozenset((a, b)))
+
+
+@builtin("longest_path")
+def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> int:
+    """The most sides in one trail (no side twice) that never passes through a blocked corner."""
+    ends = s.game.board.ends
+    return _longest_trail(tuple(sorted((e, *ends[e]) for e in edges)), frozenset(blocked))
+
+
+@lru_cache(maxsize=8192)
+def _longest_trail(edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]) -> int:
+    by_corner: dict[str, list[tuple[str, str]]] = {}
+    for side, a, b in edges:
+        by_corner.setdefault(a, []).append((side, b))
+        by_corner.setdefault(b, []).append((side, a))
+    best = 0
+
+    def walk(corner: str, used: set[str], length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        if length and corner in blocked:
+            return
+        for side, nxt in by_corner.get(corner, ()):
+            if side not in used:
+                used.add(side)
+                walk(nxt, used, length + 1)
+                used.discard(side)
+
+    for corner in by_corner:
+        walk(corner, set(), 0)
+    return best
+
+
+# ---------------------------------------------------------------- awards
+
+
+@builtin("award_points")
+def award_points(s: Any, player: Player) -> int:
+    return sum(a.points for a in s.game.awards if s.awards.get(a.name) == player)
+
+
+@builtin("holder")
+def holder(s: Any, award: str) -> Player | None:
+    return s.awards.get(award)

@@ -1,0 +1,441 @@
+"""Compile expression nodes into Python closures `fn(state, bindings)`, resolving every name once."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.symbols import Path, Sink, Symbols
+from meeple.rules import nodes as n
+from meeple.rules.syntax import ExprSyntaxError, parse
+from meeple.values import Bundle, PieceRef, Player
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+Scope = dict[str, str | None]  # bound name -> element type tag ("player", "piece", "site") or None
+
+
+class RuleRuntimeError(Exception):
+    """A rule that failed while running (a type mismatch a static check could not see)."""
+
+
+_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "//": operator.floordiv, "%": operator.mod,
+}
+_CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+    ">=": operator.ge, "in": lambda a, b: b is not None and a in b,
+    "not in": lambda a, b: b is None or a not in b,
+}
+_AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
+
+
+def const(value: Any) -> Fn:
+    def fn(s: Any, b: dict[str, Any]) -> Any:
+        return value
+
+    fn.const = value  # type: ignore[attr-defined]
+    return fn
+
+
+def is_const(fn: Fn) -> bool:
+    return hasattr(fn, "const")
+
+
+def free_names(node: Any) -> set[str]:
+    """Every plain name a node mentions (used to place `when` conjuncts at the earliest parameter)."""
+    found: set[str] = set()
+    if isinstance(node, n.Name):
+        found.add(node.id)
+    elif isinstance(node, n.KeyPath):
+        found.add(node.parts[0])
+    if is_dataclass(node):
+        for f in fields(node):
+            value = getattr(node, f.name)
+            items = value if isinstance(value, tuple) else (value,)
+            for item in items:
+                if is_dataclass(item):
+                    found |= free_names(item)
+    return found
+
+
+def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
+    definitions = sym.definitions
+    resources = sym.resources
+
+    def get_attr(s: Any, obj: Any, name: str) -> Any:
+        t = type(obj)
+        if t is Player:
+            rec = s.pv[obj]
+            if name in rec:
+                return rec[name]
+            zone = s.zones.get(f"{name}#{int(obj)}")
+            if zone is not None:
+                return zone
+            if name == "resources":
+                return Bundle({r: rec[r] for r in resources})
+            if name == "index":
+                return int(obj)
+        elif t is PieceRef:
+            rec = s.pieces[obj]
+            if name in rec:
+                return rec[name]
+            return definitions[rec["kind"]].get(name)
+        elif t is str:
+            site = s.sites.get(obj)
+            if site is not None:
+                return site.get(name)
+            d = definitions.get(obj)
+            if d is not None:
+                return d.get(name)
+        elif obj is None:
+            return None
+        elif isinstance(obj, dict):
+            return obj.get(name)
+        raise RuleRuntimeError(f"{obj} has no field '{name}'")
+
+    return get_attr
+
+
+class ExprCompiler:
+    """Turns nodes into closures; reports unknown names to the sink with did-you-mean hints."""
+
+    def __init__(self, sym: Symbols, sink: Sink, defs: dict[str, Fn]) -> None:
+        self.sym = sym
+        self.sink = sink
+        self.defs = defs  # filled later: calls bind late so defs may call each other
+        self.get_attr = make_get_attr(sym)
+        self.path: Path = ()
+
+    # ------------------------------------------------------------ entry points
+
+    def parse_at(self, text: Any, path: Path, start: str = "expr") -> n.Node | None:
+        if not isinstance(text, str):
+            text = str(text).lower() if isinstance(text, bool) else str(text)
+        try:
+            return parse(text, start)
+        except ExprSyntaxError as err:
+            self.sink.at(path, err.offset, "syntax/invalid", err.message, err.hint)
+            return None
+
+    def compile(self, text: Any, path: Path, scope: Scope) -> Fn:
+        node = self.parse_at(text, path)
+        if node is None:
+            return const(None)
+        self.path = path
+        return self.expr(node, scope)
+
+    def error(self, node: n.Node, code: str, message: str, hint: str | None = None) -> None:
+        self.sink.at(self.path, node.pos, code, message, hint)
+
+    # ------------------------------------------------------------ dispatch
+
+    def expr(self, node: n.Node, scope: Scope) -> Fn:
+        method = getattr(self, "c_" + type(node).__name__, None)
+        if method is None:
+            self.error(node, "syntax/not-an-expression", f"a {type(node).__name__} is not a value")
+            return const(None)
+        fn: Fn = method(node, scope)
+        return fn
+
+    def c_IntLit(self, node: n.IntLit, scope: Scope) -> Fn:
+        return const(node.value)
+
+    def c_StrLit(self, node: n.StrLit, scope: Scope) -> Fn:
+        return const(node.value)
+
+    def c_BoolLit(self, node: n.BoolLit, scope: Scope) -> Fn:
+        return const(node.value)
+
+    def c_NoneLit(self, node: n.NoneLit, scope: Scope) -> Fn:
+        return const(None)
+
+    def c_Name(self, node: n.Name, scope: Scope) -> Fn:
+        name = node.id
+        sym = self.sym
+        if name in scope:
+            return lambda s, b: b[name]
+        if name in sym.game_vars:
+            return lambda s, b: s.gv[name]
+        if name in sym.zones:
+            return lambda s, b: s.zones[name]
+        if name == "players":
+            return lambda s, b: s.players
+        if name in sym.tables:
+            return const(sym.tables[name])
+        if name in sym.constants:
+            return const(sym.constants[name])
+        if name in sym.definitions or name in sym.resources or name in sym.actions:
+            return const(name)
+        if name in ("turn", "option"):
+            self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")
+            return const(None)
+        self.sink.unknown(self.path, node.pos, "name", name, self.known_names(scope))
+        return const(None)
+
+    def known_names(self, scope: Scope) -> list[str]:
+        sym = self.sym
+        return [
+            *scope, *sym.game_vars, *sym.zones, *sym.tables, *sym.constants, *sym.definitions,
+            *sym.resources, *sym.defs, *BUILTINS, "players", "turn", "option",
+        ]
+
+    def c_Attr(self, node: n.Attr, scope: Scope) -> Fn:
+        name = node.name
+        if isinstance(node.obj, n.Name) and node.obj.id not in scope:
+            if node.obj.id == "turn":
+                if name not in self.sym.turn_vars:
+                    self.sink.unknown(self.path, node.pos, "turn variable", name, self.sym.turn_vars)
+                return lambda s, b: s.tv[name]
+            if node.obj.id == "option":
+                if name not in self.sym.options:
+                    self.sink.unknown(self.path, node.pos, "option", name, self.sym.options)
+                    return const(None)
+                return lambda s, b: s.options[name]
+        obj = self.expr(node.obj, scope)
+        if self.type_of(node.obj, scope) == "player":
+            return self.player_attr(node, obj)
+        get_attr = self.get_attr
+        if is_const(obj):
+            value = obj.const  # type: ignore[attr-defined]
+            if isinstance(value, str) and value in self.sym.definitions:
+                return const(self.sym.definitions[value].get(name))
+        return lambda s, b: get_attr(s, obj(s, b), name)
+
+    def player_attr(self, node: n.Attr, obj: Fn) -> Fn:
+        name = node.name
+        sym = self.sym
+        if name in sym.player_vars or name in sym.resources:
+            return lambda s, b: s.pv[obj(s, b)][name]
+        if name in sym.player_zones:
+            return lambda s, b: s.zones[f"{name}#{int(obj(s, b))}"]
+        if name == "resources":
+            res = sym.resources
+            return lambda s, b: Bundle({r: s.pv[obj(s, b)][r] for r in res})
+        if name == "index":
+            return lambda s, b: int(obj(s, b))
+        self.sink.unknown(self.path, node.end - len(name), "player field", name, sym.player_fields())
+        return const(None)
+
+    def type_of(self, node: n.Node, scope: Scope) -> str | None:
+        if isinstance(node, n.Name):
+            if node.id in scope:
+                return scope[node.id]
+            return None
+        if isinstance(node, n.Attr) and node.name == "owner":
+            return "player"
+        return None
+
+    def element_type(self, node: n.Node, scope: Scope) -> str | None:
+        """The type of the items of a collection expression, when it can be told statically."""
+        if isinstance(node, n.Name) and node.id == "players":
+            return "player"
+        if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in ("pieces", "pieces_at"):
+            return "piece"
+        if isinstance(node, n.ListComp):
+            inner = dict(scope)
+            for comp in node.comps:
+                t = self.element_type(comp.iter, inner)
+                for nm in comp.names:
+                    inner[nm] = t
+            return self.type_of(node.elt, inner)
+        return None
+
+    def c_Index(self, node: n.Index, scope: Scope) -> Fn:
+        obj = self.expr(node.obj, scope)
+        key = self.expr(node.key, scope)
+
+        def index(s: Any, b: dict[str, Any]) -> Any:
+            container = obj(s, b)
+            k = key(s, b)
+            if isinstance(container, dict | Bundle):
+                return container.get(k)
+            return container[k]
+
+        return index
+
+    # ------------------------------------------------------------ calls
+
+    def c_Call(self, node: n.Call, scope: Scope) -> Fn:
+        args = [self.expr(a, scope) for a in node.args]
+        kwargs = {k.name: self.expr(k.value, scope) for k in node.kwargs}
+        if not isinstance(node.func, n.Name):
+            self.error(node, "type/not-callable", "only named functions can be called")
+            return const(None)
+        name = node.func.id
+        if name in self.sym.defs:
+            return self.call_def(node, name, args)
+        fn = BUILTINS.get(name)
+        if fn is None:
+            self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
+            return const(None)
+        return _call_builtin(fn, args, kwargs)
+
+    def call_def(self, node: n.Call, name: str, args: list[Fn]) -> Fn:
+        params = self.sym.defs[name]
+        if len(params) != len(args) or node.kwargs:
+            self.error(node, "type/arity", f"{name} takes {len(params)} argument(s): {', '.join(params)}")
+            return const(None)
+        defs = self.defs
+        if len(args) == 1:
+            (p0,), (a0,) = params, args
+            return lambda s, b: defs[name](s, {p0: a0(s, b)})
+        if len(args) == 2:
+            (p0, p1), (a0, a1) = params, args
+            return lambda s, b: defs[name](s, {p0: a0(s, b), p1: a1(s, b)})
+        return lambda s, b: defs[name](s, {p: a(s, b) for p, a in zip(params, args)})
+
+    def c_GenCall(self, node: n.GenCall, scope: Scope) -> Fn:
+        if not isinstance(node.func, n.Name) or node.func.id not in _AGGREGATES:
+            self.error(node, "type/not-aggregate", "a generator argument needs an aggregate: " +
+                       ", ".join(sorted(_AGGREGATES)))
+            return const(None)
+        fn = BUILTINS[node.func.id]
+        gen = self.generator(node.elt, node.comps, scope)
+        return lambda s, b: fn(s, gen(s, b))
+
+    def c_ListComp(self, node: n.ListComp, scope: Scope) -> Fn:
+        gen = self.generator(node.elt, node.comps, scope)
+        return lambda s, b: list(gen(s, b))
+
+    def generator(self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: Scope) -> Fn:
+        inner = dict(scope)
+        levels = []
+        for comp in comps:
+            it = self.expr(comp.iter, inner)
+            t = self.element_type(comp.iter, inner)
+            for nm in comp.names:
+                inner[nm] = t
+            conds = [self.expr(c, inner) for c in comp.conds]
+            levels.append((comp.names, it, conds))
+        elt_fn = self.expr(elt, inner)
+        return _nested_generator(levels, elt_fn)
+
+    # ------------------------------------------------------------ operators
+
+    def c_ListLit(self, node: n.ListLit, scope: Scope) -> Fn:
+        items = [self.expr(i, scope) for i in node.items]
+        if all(is_const(i) for i in items):
+            return const([i.const for i in items])  # type: ignore[attr-defined]
+        return lambda s, b: [i(s, b) for i in items]
+
+    def c_TupleLit(self, node: n.TupleLit, scope: Scope) -> Fn:
+        items = [self.expr(i, scope) for i in node.items]
+        return lambda s, b: tuple(i(s, b) for i in items)
+
+    def c_BinOp(self, node: n.BinOp, scope: Scope) -> Fn:
+        op = _BINOPS[node.op]
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if is_const(left) and is_const(right):
+            return const(op(left.const, right.const))  # type: ignore[attr-defined]
+
+        def binop(s: Any, b: dict[str, Any]) -> Any:
+            try:
+                return op(left(s, b), right(s, b))
+            except TypeError as err:
+                raise RuleRuntimeError(f"cannot compute '{node.op}': {err}") from None
+
+        return binop
+
+    def c_Compare(self, node: n.Compare, scope: Scope) -> Fn:
+        left = self.expr(node.left, scope)
+        pairs = [(_CMPOPS[op], self.expr(r, scope)) for op, r in zip(node.ops, node.rights)]
+        if len(pairs) == 1:
+            (op, right), = pairs
+            return lambda s, b: op(left(s, b), right(s, b))
+
+        def chain(s: Any, b: dict[str, Any]) -> bool:
+            a = left(s, b)
+            for op, right in pairs:
+                c = right(s, b)
+                if not op(a, c):
+                    return False
+                a = c
+            return True
+
+        return chain
+
+    def c_BoolOp(self, node: n.BoolOp, scope: Scope) -> Fn:
+        parts = [self.expr(v, scope) for v in node.values]
+        if node.op == "and":
+            return lambda s, b: all(p(s, b) for p in parts)
+        return lambda s, b: any(p(s, b) for p in parts)
+
+    def c_NotOp(self, node: n.NotOp, scope: Scope) -> Fn:
+        inner = self.expr(node.operand, scope)
+        return lambda s, b: not inner(s, b)
+
+    def c_Neg(self, node: n.Neg, scope: Scope) -> Fn:
+        inner = self.expr(node.operand, scope)
+        return lambda s, b: -inner(s, b)
+
+    def c_IfExp(self, node: n.IfExp, scope: Scope) -> Fn:
+        body, cond, orelse = (self.expr(x, scope) for x in (node.body, node.cond, node.orelse))
+        return lambda s, b: body(s, b) if cond(s, b) else orelse(s, b)
+
+    # ------------------------------------------------------------ bundles
+
+    def c_BundleTerm(self, node: n.BundleTerm, scope: Scope) -> Fn:
+        amount = self.expr(node.amount, scope)
+        key = self.bundle_key(node.key, scope)
+        if is_const(amount) and is_const(key):
+            return const(Bundle({key.const: amount.const}))  # type: ignore[attr-defined]
+
+        def term(s: Any, b: dict[str, Any]) -> Bundle:
+            return Bundle({key(s, b): amount(s, b)})
+
+        return term
+
+    def bundle_key(self, key: n.KeyPath | n.KeyExpr, scope: Scope) -> Fn:
+        if isinstance(key, n.KeyExpr):
+            return self.expr(key.expr, scope)
+        head = key.parts[0]
+        if len(key.parts) == 1 and head not in scope:
+            if head in self.sym.resources or head == "any":
+                return const(head)
+            self.sink.unknown(self.path, key.pos, "resource", head, self.sym.resources)
+            return const(head)
+        node: n.Node = n.Name(head, pos=key.pos, end=key.pos + len(head))
+        for part in key.parts[1:]:
+            node = n.Attr(node, part, pos=key.pos, end=key.end)
+        return self.expr(node, scope)
+
+
+def _call_builtin(fn: Callable[..., Any], args: list[Fn], kwargs: dict[str, Fn]) -> Fn:
+    if kwargs:
+        return lambda s, b: fn(s, *[a(s, b) for a in args], **{k: v(s, b) for k, v in kwargs.items()})
+    if len(args) == 1:
+        (a0,) = args
+        return lambda s, b: fn(s, a0(s, b))
+    if len(args) == 2:
+        a0, a1 = args
+        return lambda s, b: fn(s, a0(s, b), a1(s, b))
+    return lambda s, b: fn(s, *[a(s, b) for a in args])
+
+
+def _nested_generator(levels: list[tuple[tuple[str, ...], Fn, list[Fn]]], elt: Fn) -> Fn:
+    def gen(s: Any, b: dict[str, Any]) -> Any:
+        inner = dict(b)
+        return _walk(s, inner, 0)
+
+    def _walk(s: Any, b: dict[str, Any], depth: int) -> Any:
+        names, it, conds = levels[depth]
+        last = depth == len(levels) - 1
+        single = names[0] if len(names) == 1 else None
+        for item in units(it(s, b)):
+            if single is not None:
+                b[single] = item
+            else:
+                for nm, v in zip(names, item):
+                    b[nm] = v
+            if conds and not all(c(s, b) for c in conds):
+                continue
+            if last:
+                yield elt(s, b)
+            else:
+                yield from _walk(s, b, depth + 1)
+
+    return gen

@@ -1,0 +1,90 @@
+"""The compiled, immutable definitions a running game reads: actions, phases, awards, the end rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.compile.board import Board, LayoutDef
+from meeple.compile.expressions import Fn
+from meeple.compile.statements import Block
+from meeple.compile.symbols import Symbols
+
+
+@dataclass(frozen=True)
+class ParamDef:
+    name: str
+    domain: Fn | None  # None: an input, bound by whoever grants the action
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    name: str
+    params: tuple[ParamDef, ...]
+    checks: tuple[tuple[Fn, ...], ...]  # checks[k]: conditions once the first k parameters are bound
+    cost: Fn | None
+    cost_level: int  # the number of parameters the cost needs
+    effect: Block
+    stepwise: bool = False
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.params if p.domain is None)
+
+
+@dataclass(frozen=True)
+class StepDef:
+    kind: str  # "do" | "choose"
+    block: Block | None = None
+    actions: tuple[str, ...] = ()
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class PhaseDef:
+    name: str
+    turns: str  # clockwise | counterclockwise | snake | none
+    repeat: bool
+    steps: tuple[StepDef, ...]
+    until: Fn | None = None
+
+
+@dataclass(frozen=True)
+class AwardDef:
+    name: str
+    measure: Fn
+    minimum: int
+    points: int
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: str  # owner | all | hidden
+    fill: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass
+class GameDef:
+    """Everything compiled from one rule file; shared by every state of the game."""
+
+    id: str
+    name: str
+    players: int
+    options: dict[str, Any]
+    sym: Symbols
+    board: Board
+    layout: list[LayoutDef]
+    setup: Block
+    actions: dict[str, ActionDef]
+    phases: tuple[PhaseDef, ...]
+    score: Fn
+    awards: tuple[AwardDef, ...]
+    win: Fn | None
+    win_check: str
+    zones: tuple[ZoneDef, ...]
+    supply: dict[str, int]
+    defs: dict[str, Fn] = field(default_factory=dict)
+    index: Any = None
+    guesses: list[tuple[str, int]] = field(default_factory=list)

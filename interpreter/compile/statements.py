@@ -1,0 +1,303 @@
+"""Compile effect blocks (YAML lists of statements, `if:` and `for:` items) into closures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.compile.builtins import units
+from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
+from meeple.compile.symbols import Path
+from meeple.rules import nodes as n
+
+Run = Callable[[Any, dict[str, Any]], None]
+
+
+class Block:
+    """A compiled list of statements; calling it runs them in order with the given bindings."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: list[Run]) -> None:
+        self.steps = steps
+
+    def __call__(self, s: Any, b: dict[str, Any]) -> None:
+        for step in self.steps:
+            step(s, b)
+
+
+class StmtCompiler:
+    """Statements in the order of the grammar; each `s_<Node>` returns a runner."""
+
+    def __init__(self, ex: ExprCompiler, locate: Callable[[Path, int], Any]) -> None:
+        self.ex = ex
+        self.sym = ex.sym
+        self.sink = ex.sink
+        self.locate = locate
+
+    # ------------------------------------------------------------ blocks
+
+    def block(self, items: Any, path: Path, scope: Scope) -> Block:
+        scope = dict(scope)
+        if items is None:
+            return Block([])
+        if not isinstance(items, list):
+            items, path = [items], path
+            steps = [self.item(items[0], path, scope)]
+            return Block([s for s in steps if s])
+        steps = [self.item(item, (*path, i), scope) for i, item in enumerate(items)]
+        return Block([s for s in steps if s])
+
+    def item(self, item: Any, path: Path, scope: Scope) -> Run | None:
+        if isinstance(item, str):
+            return self.statement(item, path, scope)
+        if isinstance(item, dict) and "for" in item:
+            return self.for_item(item, path, scope)
+        if isinstance(item, dict) and "if" in item:
+            return self.if_item(item, path, scope)
+        self.sink.at(path, None, "rules/bad-statement", "a statement is a string, an `if:` or a `for:` item")
+        return None
+
+    def if_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
+        cond = self.ex.compile(item["if"], (*path, "if"), scope)
+        then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
+        orelse = self.block(item.get("else"), (*path, "else"), scope)
+        return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
+
+    def for_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
+        head = self.ex.parse_at(item["for"], (*path, "for"), "for_clause")
+        if not isinstance(head, n.ForClause):
+            return lambda s, b: None
+        self.ex.path = (*path, "for")
+        it = self.ex.expr(head.iter, scope)
+        inner = dict(scope)
+        t = self.ex.element_type(head.iter, scope)
+        for nm in head.names:
+            inner[nm] = t
+        cond = self.ex.compile(item["if"], (*path, "if"), inner) if "if" in item else None
+        body = self.block(item.get("do"), (*path, "do"), inner)
+        names = head.names
+
+        def loop(s: Any, b: dict[str, Any]) -> None:
+            for value in list(units(it(s, b))):
+                if len(names) == 1:
+                    b[names[0]] = value
+                else:
+                    for nm, v in zip(names, value):
+                        b[nm] = v
+                if cond is None or cond(s, b):
+                    body(s, b)
+
+        return loop
+
+    def statement(self, text: str, path: Path, scope: Scope) -> Run | None:
+        node = self.ex.parse_at(text, path, "stmt")
+        if node is None:
+            return None
+        self.ex.path = path
+        method = getattr(self, "s_" + type(node).__name__, None)
+        if method is None:
+            self.sink.at(path, node.pos, "syntax/not-a-statement", "an expression alone does nothing here",
+                         "start with gain, pay, set, place, grant, …")
+            return None
+        run: Run = method(node, scope)
+        return self.guarded(run, path, node.pos)
+
+    def guarded(self, run: Run, path: Path, pos: int) -> Run:
+        locate = self.locate
+
+        def step(s: Any, b: dict[str, Any]) -> None:
+            try:
+                run(s, b)
+            except RuleRuntimeError as err:
+                if getattr(err, "span", None) is None:
+                    err.span = locate(path, pos)  # type: ignore[attr-defined]
+                raise
+            except (TypeError, KeyError, AttributeError, ValueError, IndexError) as err:
+                wrapped = RuleRuntimeError(f"{type(err).__name__}: {err}")
+                wrapped.span = locate(path, pos)  # type: ignore[attr-defined]
+                raise wrapped from err
+
+        return step
+
+    # ------------------------------------------------------------ helpers
+
+    def e(self, node: n.Node | None, scope: Scope) -> Fn | None:
+        return None if node is None else self.ex.expr(node, scope)
+
+    def player_or_me(self, node: n.Node | None, scope: Scope) -> Fn:
+        return self.ex.expr(node, scope) if node is not None else (lambda s, b: b["me"])
+
+    def zone_key(self, node: n.Node, scope: Scope) -> Fn:
+        """A zone named in a statement: a shared zone, or `<player>.<zone>`."""
+        if isinstance(node, n.Name) and node.id in self.sym.zones:
+            return const(node.id)
+        if isinstance(node, n.Attr) and node.name in self.sym.player_zones:
+            owner = self.ex.expr(node.obj, scope)
+            name = node.name
+            return lambda s, b: f"{name}#{int(owner(s, b))}"
+        self.ex.error(node, "type/not-a-zone", "expected a zone here", "a shared zone or <player>.<zone>")
+        return const(None)
+
+    def setter(self, target: n.Node, scope: Scope) -> Callable[[Any, dict[str, Any], Any], None] | None:
+        sym = self.sym
+        if isinstance(target, n.Name):
+            name = target.id
+            if name in scope:
+                return lambda s, b, v: b.__setitem__(name, v)
+            if name in sym.game_vars:
+                return lambda s, b, v: s.gv.__setitem__(name, v)
+            self.sink.unknown(self.ex.path, target.pos, "variable", name, [*sym.game_vars, *scope])
+            return None
+        if isinstance(target, n.Attr):
+            name = target.name
+            if isinstance(target.obj, n.Name) and target.obj.id == "turn" and "turn" not in scope:
+                if name not in sym.turn_vars:
+                    self.sink.unknown(self.ex.path, target.pos, "turn variable", name, sym.turn_vars)
+                return lambda s, b, v: s.tv.__setitem__(name, v)
+            obj = self.ex.expr(target.obj, scope)
+            if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
+                self.sink.unknown(self.ex.path, target.end - len(name), "player field", name,
+                                  sym.player_fields())
+            return lambda s, b, v: s.set_field(obj(s, b), name, v)
+        self.ex.error(target, "type/not-assignable", "cannot assign to this")
+        return None
+
+    # ------------------------------------------------------------ statements
+
+    def s_Gain(self, node: n.Gain, scope: Scope) -> Run:
+        bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
+        return lambda s, b: s.gain(who(s, b), bundle(s, b))
+
+    def s_Pay(self, node: n.Pay, scope: Scope) -> Run:
+        bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
+        return lambda s, b: s.pay(who(s, b), bundle(s, b))
+
+    def s_Lose(self, node: n.Lose, scope: Scope) -> Run:
+        bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
+        return lambda s, b: s.lose(who(s, b), bundle(s, b))
+
+    def s_Transfer(self, node: n.Transfer, scope: Scope) -> Run:
+        bundle, src, dst = (self.ex.expr(x, scope) for x in (node.bundle, node.source, node.dest))
+        return lambda s, b: s.transfer(bundle(s, b), src(s, b), dst(s, b))
+
+    def s_Let(self, node: n.Let, scope: Scope) -> Run:
+        value = self.ex.expr(node.value, scope)
+        name = node.name
+        scope[name] = self.ex.type_of(node.value, scope)
+        return lambda s, b: b.__setitem__(name, value(s, b))
+
+    def s_Assign(self, node: n.Assign, scope: Scope) -> Run | None:
+        value = self.ex.expr(node.value, scope)
+        put = self.setter(node.target, scope)
+        if put is None:
+            return None
+        return lambda s, b: put(s, b, value(s, b))
+
+    def s_AugAssign(self, node: n.AugAssign, scope: Scope) -> Run | None:
+        get = self.ex.expr(node.target, scope)
+        value = self.ex.expr(node.value, scope)
+        put = self.setter(node.target, scope)
+        if put is None:
+            return None
+        sign = 1 if node.op == "+=" else -1
+
+        def aug(s: Any, b: dict[str, Any]) -> None:
+            current, delta = get(s, b), value(s, b)
+            if isinstance(current, tuple):
+                put(s, b, current + tuple(units(delta)) if sign > 0 else
+                    tuple(x for x in current if x not in set(units(delta))))
+            else:
+                put(s, b, current + delta if sign > 0 else current - delta)
+
+        return aug
+
+    def s_AddTo(self, node: n.AddTo, scope: Scope) -> Run | None:
+        item = self.ex.expr(node.item, scope)
+        get = self.ex.expr(node.target, scope)
+        put = self.setter(node.target, scope)
+        if put is None:
+            return None
+        return lambda s, b: put(s, b, tuple(get(s, b) or ()) + (item(s, b),))
+
+    def check_kind(self, node: n.Node, kind: str) -> None:
+        if kind not in self.sym.piece_kinds:
+            self.sink.unknown(self.ex.path, node.pos, "piece kind", kind, self.sym.piece_kinds)
+
+    def s_Place(self, node: n.Place, scope: Scope) -> Run:
+        self.check_kind(node, node.kind)
+        site, who = self.ex.expr(node.site, scope), self.player_or_me(node.owner, scope)
+        extra = [(k.name, self.ex.expr(k.value, scope)) for k in node.fields]
+        kind = node.kind
+        return lambda s, b: s.place(kind, site(s, b), who(s, b), {k: f(s, b) for k, f in extra})
+
+    def s_Remove(self, node: n.Remove, scope: Scope) -> Run:
+        piece = self.ex.expr(node.piece, scope)
+        return lambda s, b: s.remove(piece(s, b))
+
+    def s_Replace(self, node: n.Replace, scope: Scope) -> Run:
+        self.check_kind(node, node.kind)
+        piece = self.ex.expr(node.piece, scope)
+        who = self.e(node.owner, scope)
+        kind = node.kind
+        return lambda s, b: s.replace(piece(s, b), kind, None if who is None else who(s, b))
+
+    def s_MoveCard(self, node: n.MoveCard, scope: Scope) -> Run:
+        card = self.ex.expr(node.card, scope)
+        src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
+        return lambda s, b: s.move_card(card(s, b), src(s, b), dst(s, b))
+
+    def s_Draw(self, node: n.Draw, scope: Scope) -> Run:
+        count = self.ex.expr(node.count, scope)
+        src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
+        name = node.name
+        if name:
+            scope[name] = None
+
+        def draw(s: Any, b: dict[str, Any]) -> None:
+            drawn = s.draw(count(s, b), src(s, b), dst(s, b))
+            if name:
+                b[name] = tuple(drawn)
+
+        return draw
+
+    def s_Roll(self, node: n.Roll, scope: Scope) -> Run:
+        dice, sides, name = node.dice, node.sides, node.name
+        scope[name] = None
+        return lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me")))
+
+    def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
+        action = node.action
+        if action not in self.sym.actions:
+            self.sink.unknown(self.ex.path, node.pos + len("grant "), "action", action, self.sym.actions)
+        args = [(k.name, self.ex.expr(k.value, scope)) for k in node.args]
+        times = self.e(node.times, scope) or const(1)
+        by = self.e(node.by, scope)
+        free, optional = node.free, node.optional
+
+        def grant(s: Any, b: dict[str, Any]) -> None:
+            decider = by(s, b) if by is not None else b["me"]
+            s.grant(action, tuple((k, f(s, b)) for k, f in args), times(s, b), decider, free, optional)
+
+        return grant
+
+    def s_Perform(self, node: n.Perform, scope: Scope) -> Run:
+        block = self.ex.expr(node.block, scope)
+
+        def perform(s: Any, b: dict[str, Any]) -> None:
+            effect = block(s, b)
+            if effect is not None:
+                effect(s, {"me": b["me"]})
+
+        return perform
+
+    def s_Log(self, node: n.Log, scope: Scope) -> Run:
+        text = node.text
+        return lambda s, b: s.note(text)
+
+    def s_Win(self, node: n.Win, scope: Scope) -> Run:
+        who = self.ex.expr(node.player, scope)
+        return lambda s, b: s.declare_winners([who(s, b)])
+
+    def s_EndGame(self, node: n.EndGame, scope: Scope) -> Run:
+        return lambda s, b: s.declare_winners(None)

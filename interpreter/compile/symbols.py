@@ -1,0 +1,55 @@
+"""The static names of a game that expressions resolve against, and the diagnostics sink."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.errors import Diagnostic, did_you_mean
+from meeple.rules.loader import SourceIndex
+
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class Symbols:
+    """Everything a name in an expression can mean, filled by the game compiler before expressions."""
+
+    resources: list[str] = field(default_factory=list)
+    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)  # terrains, cards, piece kinds
+    piece_kinds: set[str] = field(default_factory=set)
+    tables: dict[str, Any] = field(default_factory=dict)
+    game_vars: dict[str, Any] = field(default_factory=dict)
+    player_vars: dict[str, Any] = field(default_factory=dict)
+    turn_vars: dict[str, Any] = field(default_factory=dict)
+    zones: set[str] = field(default_factory=set)  # shared zones
+    player_zones: set[str] = field(default_factory=set)
+    defs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> parameter names
+    actions: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    awards: set[str] = field(default_factory=set)
+    constants: dict[str, Any] = field(default_factory=dict)  # board collections and the like
+
+    def player_fields(self) -> set[str]:
+        return set(self.player_vars) | set(self.resources) | self.player_zones | {"resources", "index"}
+
+
+class Sink:
+    """Collects diagnostics for one rule file, locating offsets inside YAML strings."""
+
+    def __init__(self, index: SourceIndex) -> None:
+        self.index = index
+        self.diagnostics: list[Diagnostic] = []
+
+    def at(self, path: Path, offset: int | None, code: str, message: str, hint: str | None = None) -> None:
+        if offset is None:
+            span = self.index.nearest_span(path)
+        else:
+            try:
+                span = self.index.locate(path, offset)
+            except (KeyError, IndexError, ValueError):
+                span = self.index.nearest_span(path)
+        self.diagnostics.append(Diagnostic(code, message, span, hint))
+
+    def unknown(self, path: Path, offset: int, what: str, name: str, candidates: Any) -> None:
+        self.at(path, offset, f"name/unknown-{what}", f"unknown {what} '{name}'", did_you_mean(name, candidates))

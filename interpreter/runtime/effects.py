@@ -1,0 +1,174 @@
+"""The primitive changes effect statements make to a state: resources, pieces, zones, dice, grants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.compile.expressions import RuleRuntimeError
+from meeple.values import Bundle, PieceRef, Player
+
+
+class Effects:
+    """Mixed into State; every method keeps the state's indexes (pieces by site, supplies) consistent."""
+
+    game: Any
+    pv: list[dict[str, Any]]
+    gv: dict[str, Any]
+    tv: dict[str, Any]
+    zones: dict[str, dict[str, int]]
+    pieces: dict[int, dict[str, Any]]
+    at: dict[str, tuple[int, ...]]
+    sites: dict[str, dict[str, Any]]
+    supply: list[dict[str, int]]
+    pending: list[dict[str, Any]]
+    log: list[str] | None
+    rng: Any
+    next_id: int
+    _sites_shared: bool
+
+    def say(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+    # ------------------------------------------------------------ resources
+
+    def gain(self, p: Player, bundle: Bundle) -> None:
+        rec = self.pv[p]
+        for k, v in bundle.items():
+            rec[k] = rec.get(k, 0) + v
+        if bundle and self.log is not None:
+            self.say(f"  {p} gains {bundle}")
+
+    def pay(self, p: Player, bundle: Bundle) -> None:
+        rec = self.pv[p]
+        for k, v in bundle.items():
+            if rec.get(k, 0) < v:
+                raise RuleRuntimeError(f"{p} cannot pay {bundle}: has {rec.get(k, 0)} {k}")
+        for k, v in bundle.items():
+            rec[k] -= v
+
+    def lose(self, p: Player, bundle: Bundle) -> None:
+        rec = self.pv[p]
+        for k, v in bundle.items():
+            rec[k] = max(0, rec.get(k, 0) - v)
+
+    def transfer(self, bundle: Bundle, src: Player, dst: Player) -> None:
+        """Move up to `bundle` from one player to another (never more than the giver has)."""
+        have, get = self.pv[src], self.pv[dst]
+        moved = {}
+        for k, v in bundle.items():
+            n = min(v, have.get(k, 0))
+            have[k] = have.get(k, 0) - n
+            get[k] = get.get(k, 0) + n
+            moved[k] = n
+        if self.log is not None:
+            self.say(f"  {src} gives {Bundle(moved)} to {dst}")
+
+    # ------------------------------------------------------------ fields
+
+    def set_field(self, obj: Any, name: str, value: Any) -> None:
+        if isinstance(value, list):
+            value = tuple(value)
+        if type(obj) is Player:
+            self.pv[obj][name] = value
+        elif type(obj) is PieceRef:
+            self.pieces[obj] = {**self.pieces[obj], name: value}
+        elif isinstance(obj, str) and obj in self.sites:
+            if self._sites_shared:
+                self.sites = dict(self.sites)
+                self._sites_shared = False
+            self.sites[obj] = {**self.sites[obj], name: value}
+        else:
+            raise RuleRuntimeError(f"cannot set field '{name}' of {obj}")
+
+    # ------------------------------------------------------------ pieces
+
+    def _take_supply(self, owner: Player, kind: str) -> None:
+        left = self.supply[owner].get(kind, 0)
+        if left <= 0:
+            raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
+        self.supply[owner][kind] = left - 1
+
+    def place(self, kind: str, site: str, owner: Player, fields: dict[str, Any]) -> PieceRef:
+        if site not in self.game.board.kind_of:
+            raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
+        self._take_supply(owner, kind)
+        pid = self.next_id
+        self.next_id += 1
+        defaults = self.game.sym.definitions[kind].get("fields") or {}
+        rec = {k: tuple(v) if isinstance(v, list) else v for k, v in defaults.items()}
+        rec.update({k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+        rec.update(kind=kind, owner=owner, site=site)
+        self.pieces[pid] = rec
+        self.at[site] = self.at.get(site, ()) + (pid,)
+        self.say(f"  {owner} places a {kind} at {site}")
+        return PieceRef(pid, f"{kind}@{site}")
+
+    def remove(self, pid: int) -> None:
+        rec = self.pieces.pop(pid)
+        self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
+        self.supply[rec["owner"]][rec["kind"]] = self.supply[rec["owner"]].get(rec["kind"], 0) + 1
+        self.say(f"  {rec['kind']} at {rec['site']} returns to {rec['owner']}'s supply")
+
+    def replace(self, pid: int, kind: str, owner: Player | None) -> None:
+        """Swap a piece for another kind on the same site; its fields stay, the old piece goes home."""
+        old = self.pieces[pid]
+        new_owner = old["owner"] if owner is None else owner
+        self._take_supply(new_owner, kind)
+        self.supply[old["owner"]][old["kind"]] = self.supply[old["owner"]].get(old["kind"], 0) + 1
+        self.pieces[pid] = {**old, "kind": kind, "owner": new_owner}
+        self.say(f"  the {old['kind']} of {old['owner']} at {old['site']} becomes a {kind} of {new_owner}")
+
+    # ------------------------------------------------------------ cards and zones
+
+    def move_card(self, card: str, src: str, dst: str) -> None:
+        zone = self.zones[src]
+        if zone.get(card, 0) <= 0:
+            raise RuleRuntimeError(f"no {card} in {src}")
+        zone[card] -= 1
+        if not zone[card]:
+            del zone[card]
+        target = self.zones[dst]
+        target[card] = target.get(card, 0) + 1
+
+    def draw(self, n: int, src: str, dst: str) -> list[str]:
+        """Draw n cards at random from a face-down multiset (the order is never stored)."""
+        zone, target = self.zones[src], self.zones[dst]
+        drawn = []
+        for _ in range(n):
+            left = sum(zone.values())
+            if not left:
+                break
+            roll = self.rng.randrange(left)
+            for card in sorted(zone):
+                roll -= zone[card]
+                if roll < 0:
+                    break
+            zone[card] -= 1
+            if not zone[card]:
+                del zone[card]
+            target[card] = target.get(card, 0) + 1
+            drawn.append(card)
+        return drawn
+
+    # ------------------------------------------------------------ chance, grants, the end
+
+    def roll(self, dice: int, sides: int, who: Player | None) -> int:
+        faces = [self.rng.randint(1, sides) for _ in range(dice)]
+        total = sum(faces)
+        if self.log is not None:
+            self.say(f"  {who if who is not None else 'the game'} rolls {dice}d{sides}: {total}")
+        return total
+
+    def grant(self, action: str, args: tuple[tuple[str, Any], ...], times: int, decider: Player,
+              free: bool, optional: bool) -> None:
+        if times > 0:
+            self.pending.append({"k": "grant", "action": action, "args": args, "left": times, "p": decider,
+                                 "free": free, "optional": optional})
+
+    def note(self, text: str) -> None:
+        self.say(f"  {text}")
+
+    def declare_winners(self, winners: list[Player] | None) -> None:
+        self.over = True
+        self.winners = list(winners) if winners is not None else None

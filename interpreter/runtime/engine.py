@@ -1,0 +1,279 @@
+"""Legal actions and applying them: parameter enumeration, costs, effects, settling, the scheduler."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from meeple.compile.builtins import distinct
+from meeple.compile.ir import ActionDef
+from meeple.errors import IllegalActionError
+from meeple.values import Action, Bundle, Player
+
+SKIP = "skip"
+
+
+# ---------------------------------------------------------------- enumeration
+
+
+def can_pay(s: Any, p: Player, bundle: Bundle) -> bool:
+    rec = s.pv[p]
+    return all(rec.get(k, 0) >= v for k, v in bundle.items())
+
+
+def completions(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> Iterator[dict[str, Any]]:
+    """Every full parameter binding that makes the action legal, in a stable order."""
+    b = {"me": me, **bound}
+    params = a.params
+    last = len(params)
+
+    def ok(level: int) -> bool:
+        for check in a.checks[level]:
+            if not check(s, b):
+                return False
+        if a.cost is not None and not free and a.cost_level == level:
+            return can_pay(s, me, a.cost(s, b))
+        return True
+
+    def walk(k: int) -> Iterator[dict[str, Any]]:
+        if k == last:
+            yield b
+            return
+        p = params[k]
+        if p.domain is None or p.name in bound:
+            if ok(k + 1):
+                yield from walk(k + 1)
+            return
+        for value in distinct(s, p.domain(s, b)):
+            b[p.name] = value
+            if ok(k + 1):
+                yield from walk(k + 1)
+        b.pop(p.name, None)
+
+    if ok(0):
+        yield from walk(0)
+
+
+def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
+    if a.stepwise and not bound:
+        for _ in completions(s, a, me, bound, free):
+            return [Action(a.name, (), partial=True)]
+        return []
+    names = [p.name for p in a.params]
+    return [Action(a.name, tuple((nm, b[nm]) for nm in names)) for b in completions(s, a, me, bound, free)]
+
+
+def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
+    """The next parameter's values that can still be completed, each as a (partial) action."""
+    names = [p.name for p in a.params]
+    depth = len(bound) + 1
+    seen: dict[tuple[tuple[str, Any], ...], None] = {}
+    for b in completions(s, a, me, bound, free):
+        seen.setdefault(tuple((nm, b[nm]) for nm in names[:depth]), None)
+    partial = depth < len(names)
+    return [Action(a.name, key, partial=partial) for key in seen]
+
+
+def legal_actions(s: Any) -> list[Action]:
+    if s.over or not s.stack:
+        return []
+    if s._legal is not None:
+        return s._legal
+    f = s.stack[-1]
+    game = s.game
+    out: list[Action] = []
+    kind = f["k"]
+    if kind == "choose":
+        step = game.phases[f["ph"]].steps[f["st"]]
+        for name in step.actions:
+            out.extend(enumerate_action(s, game.actions[name], f["p"], {}, False))
+        if step.until:
+            out.append(Action(step.until))
+    elif kind == "grant":
+        out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
+        if f["optional"] and out:
+            out.append(Action(SKIP))
+    elif kind == "partial":
+        out = stepwise_options(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
+    s._legal = out
+    return out
+
+
+# ---------------------------------------------------------------- applying
+
+
+def apply(s: Any, action: Action) -> None:
+    legal = legal_actions(s)
+    if action not in legal:
+        shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
+        raise IllegalActionError(f"illegal action {action}; legal now: {shown or 'none'}")
+    s._legal = None
+    f = s.stack[-1]
+    me = f["p"]
+    if f["k"] == "choose" and action.name == game_step(s, f).until:
+        s.say(f"{me}: {action}")
+        s.stack.pop()
+        advance(s)
+        return
+    if action.name == SKIP and f["k"] == "grant":
+        s.say(f"{me}: skip {f['action']}")
+        s.stack.pop()
+        advance(s)
+        return
+    if action.partial:
+        if f["k"] == "partial":
+            f["args"] = action.params
+        else:
+            s.stack.append({"k": "partial", "action": action.name, "args": (), "p": me, "free": False})
+        advance(s)
+        return
+    free = False
+    if f["k"] == "partial":
+        s.stack.pop()
+        f = s.stack[-1]
+    if f["k"] == "choose" and not game_step(s, f).until:
+        s.stack.pop()
+    elif f["k"] == "grant":
+        free = f["free"]
+        f["left"] -= 1
+        if f["left"] <= 0:
+            s.stack.pop()
+    execute(s, s.game.actions[action.name], me, dict(action.params), free, action)
+    advance(s)
+
+
+def game_step(s: Any, f: dict[str, Any]) -> Any:
+    return s.game.phases[f["ph"]].steps[f["st"]]
+
+
+def execute(s: Any, a: ActionDef, me: Player, params: dict[str, Any], free: bool, action: Action) -> None:
+    b = {"me": me, **params}
+    s.say(f"{me}: {action}")
+    if a.cost is not None and not free:
+        s.pay(me, a.cost(s, b))
+    s.pending = []
+    a.effect(s, b)
+    push_pending(s)
+    settle(s)
+
+
+def push_pending(s: Any) -> None:
+    for frame in reversed(s.pending):
+        s.stack.append(frame)
+    s.pending = []
+
+
+def settle(s: Any) -> None:
+    """After every change: update the sticky awards, then check the win condition."""
+    game = s.game
+    if s.over:
+        return
+    for award in game.awards:
+        update_award(s, award)
+    if game.win is None or s.turn_player is None:
+        return
+    if game.win_check == "own_turn":
+        candidates = [s.turn_player]
+    else:
+        n = len(s.players)
+        candidates = [Player((s.turn_player + i) % n) for i in range(n)]
+    for p in candidates:
+        if game.win(s, {"p": p}):
+            s.say(f"{p} wins with {game.score(s, {'p': p})} points")
+            s.declare_winners([p])
+            return
+
+
+def update_award(s: Any, award: Any) -> None:
+    values = [award.measure(s, {"p": p}) for p in s.players]
+    holder = s.awards.get(award.name)
+    if holder is not None and values[holder] < award.minimum:
+        holder = None
+    best = max(values)
+    if best >= award.minimum and (holder is None or best > values[holder]):
+        leaders = [p for p in s.players if values[p] == best]
+        holder = leaders[0] if len(leaders) == 1 else holder
+    if holder != s.awards.get(award.name):
+        s.say(f"  {award.name} goes to {holder}" if holder is not None else f"  nobody holds {award.name}")
+        s.awards[award.name] = holder
+
+
+# ---------------------------------------------------------------- the scheduler
+
+
+def turn_order(kind: str, n: int, first: int) -> list[Player]:
+    seats = [Player((first + i) % n) for i in range(n)]
+    if kind == "counterclockwise":
+        return [seats[0], *reversed(seats[1:])]
+    if kind == "snake":
+        return seats + seats[::-1]
+    return seats
+
+
+def start_turn(s: Any, p: Player) -> None:
+    s.turn_player = p
+    s.turn_no += 1
+    s.tv = dict(s.game.sym.turn_vars)
+
+
+def advance(s: Any) -> None:
+    """Run the flow until a player must decide or the game is over."""
+    game = s.game
+    guard = 0
+    while not s.over:
+        guard += 1
+        if guard > 100_000:
+            raise RuntimeError("the flow made no decision in 100000 steps; is a phase empty and repeating?")
+        f = s.stack[-1] if s.stack else None
+        if f is None:
+            finish_by_score(s)
+            return
+        kind = f["k"]
+        if kind == "game":
+            if f["i"] < len(game.phases):
+                ph = game.phases[f["i"]]
+                order = turn_order(ph.turns, len(s.players), 0)
+                s.stack.append({"k": "phase", "ph": f["i"], "order": order, "pos": 0, "round": 1})
+                f["i"] += 1
+            else:
+                s.stack.pop()
+        elif kind == "phase":
+            ph = game.phases[f["ph"]]
+            if ph.until is not None and ph.until(s, {}):
+                s.stack.pop()
+            elif f["pos"] < len(f["order"]):
+                p = f["order"][f["pos"]]
+                f["pos"] += 1
+                start_turn(s, p)
+                s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
+            elif ph.repeat:
+                f["pos"] = 0
+                f["round"] += 1
+            else:
+                s.stack.pop()
+        elif kind == "turn":
+            steps = game.phases[f["ph"]].steps
+            if f["i"] >= len(steps):
+                s.stack.pop()
+                continue
+            step = steps[f["i"]]
+            f["i"] += 1
+            if step.kind == "do":
+                s.pending = []
+                step.block(s, {"me": f["p"]})
+                push_pending(s)
+                settle(s)
+            else:
+                s.stack.append({"k": "choose", "ph": f["ph"], "st": f["i"] - 1, "p": f["p"]})
+        else:
+            if legal_actions(s):
+                return
+            s._legal = None
+            s.stack.pop()
+
+
+def finish_by_score(s: Any) -> None:
+    """The flow ran out: the highest score wins (all tied leaders share it)."""
+    scores = {p: s.game.score(s, {"p": p}) for p in s.players}
+    best = max(scores.values())
+    s.declare_winners([p for p, v in scores.items() if v == best])

@@ -1,0 +1,186 @@
+"""A game in progress: plain data, cheap to clone, saved to and loaded from JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from meeple.compile.ir import GameDef
+from meeple.runtime import engine
+from meeple.runtime.effects import Effects
+from meeple.values import Action, Bundle, PieceRef, Player
+
+FORMAT = 1
+
+
+class State(Effects):
+    """The changing part of a game. Decide with `legal_actions()` and `apply()`."""
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.players = [Player(i) for i in range(game.players)]
+        self.options = game.options
+        self.gv: dict[str, Any] = {}
+        self.pv: list[dict[str, Any]] = []
+        self.tv: dict[str, Any] = {}
+        self.zones: dict[str, dict[str, int]] = {}
+        self.pieces: dict[int, dict[str, Any]] = {}
+        self.at: dict[str, tuple[int, ...]] = {}
+        self.sites: dict[str, dict[str, Any]] = {}
+        self.supply: list[dict[str, int]] = []
+        self.awards: dict[str, Player | None] = {}
+        self.stack: list[dict[str, Any]] = []
+        self.turn_player: Player | None = None
+        self.turn_no = 0
+        self.next_id = 0
+        self.over = False
+        self.winners: list[Player] | None = None
+        self.rng = random.Random(0)
+        self.pending: list[dict[str, Any]] = []
+        self.log: list[str] | None = None
+        self._legal: list[Action] | None = None
+        self._sites_shared = False
+
+    # ------------------------------------------------------------ the engine contract
+
+    @property
+    def to_move(self) -> Player | None:
+        """The player who decides now (None once the game is over)."""
+        if self.over or not self.stack:
+            return None
+        return self.stack[-1].get("p")
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[Action]:
+        return list(engine.legal_actions(self))
+
+    def apply(self, action: Action | str) -> State:
+        """Apply one legal action (or its printed form) in place; returns the state for chaining."""
+        if isinstance(action, str):
+            action = self.find_action(action)
+        engine.apply(self, action)
+        return self
+
+    def find_action(self, text: str) -> Action:
+        for a in engine.legal_actions(self):
+            if str(a) == text:
+                return a
+        from meeple.errors import IllegalActionError
+
+        legal = ", ".join(str(a) for a in engine.legal_actions(self)[:12])
+        raise IllegalActionError(f"illegal action {text}; legal now: {legal or 'none'}")
+
+    @property
+    def scores(self) -> dict[Player, int]:
+        return {p: self.game.score(self, {"p": p}) for p in self.players}
+
+    def clone(self) -> State:
+        c = State.__new__(State)
+        c.game, c.players, c.options = self.game, self.players, self.options
+        c.gv = dict(self.gv)
+        c.pv = [dict(r) for r in self.pv]
+        c.tv = dict(self.tv)
+        c.zones = {k: dict(v) for k, v in self.zones.items()}
+        c.pieces = dict(self.pieces)
+        c.at = dict(self.at)
+        c.sites = self.sites
+        c._sites_shared = self._sites_shared = True
+        c.supply = [dict(r) for r in self.supply]
+        c.awards = dict(self.awards)
+        c.stack = [dict(f) for f in self.stack]
+        c.turn_player, c.turn_no, c.next_id = self.turn_player, self.turn_no, self.next_id
+        c.over = self.over
+        c.winners = None if self.winners is None else list(self.winners)
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        c.pending = []
+        c.log = None
+        c._legal = self._legal
+        return c
+
+    def view(self, player: int) -> State:
+        from meeple.runtime.view import view
+
+        return view(self, Player(player))
+
+    # ------------------------------------------------------------ saving
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "game": self.game.id, "players": len(self.players), "options": self.options,
+            "gv": self.gv, "pv": self.pv, "tv": self.tv, "zones": self.zones,
+            "pieces": {str(k): v for k, v in self.pieces.items()}, "sites": self.sites,
+            "supply": self.supply, "awards": self.awards, "stack": self.stack,
+            "turn_player": self.turn_player, "turn_no": self.turn_no, "next_id": self.next_id,
+            "over": self.over, "winners": self.winners, "rng": self.rng.getstate(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(encode(self.snapshot()), sort_keys=True, separators=(",", ":"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
+    s = State(game)
+    s.gv, s.pv, s.tv, s.zones = data["gv"], data["pv"], data["tv"], data["zones"]
+    s.pieces = {int(k): v for k, v in data["pieces"].items()}
+    for pid, rec in sorted(s.pieces.items()):
+        s.at[rec["site"]] = s.at.get(rec["site"], ()) + (pid,)
+    s.sites, s.supply = data["sites"], data["supply"]
+    s.awards, s.stack = data["awards"], data["stack"]
+    s.turn_player, s.turn_no, s.next_id = data["turn_player"], data["turn_no"], data["next_id"]
+    s.over, s.winners = data["over"], data["winners"]
+    s.rng.setstate(data["rng"])
+    return s
+
+
+# ---------------------------------------------------------------- JSON with typed values
+
+
+def encode(v: Any) -> Any:
+    t = type(v)
+    if t is Player:
+        return {"$player": int(v)}
+    if t is PieceRef:
+        return {"$piece": int(v), "label": v.label}
+    if t is Bundle:
+        return {"$bundle": dict(v.items())}
+    if t is Action:
+        return {"$action": v.name, "params": encode(v.params), "partial": v.partial}
+    if t is tuple:
+        return {"$tuple": [encode(x) for x in v]}
+    if t is list:
+        return [encode(x) for x in v]
+    if t is dict:
+        return {str(k): encode(x) for k, x in v.items()}
+    return v
+
+
+def decode(v: Any) -> Any:
+    if isinstance(v, list):
+        return [decode(x) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if "$player" in v:
+        return Player(v["$player"])
+    if "$piece" in v:
+        return PieceRef(v["$piece"], v.get("label", ""))
+    if "$bundle" in v:
+        return Bundle(v["$bundle"])
+    if "$tuple" in v:
+        return tuple(decode(x) for x in v["$tuple"])
+    if "$action" in v:
+        return Action(v["$action"], decode(v["params"]), v["partial"])
+    return {k: decode(x) for k, x in v.items()}
+
+
+def state_from_json(game: GameDef, text: str) -> State:
+    return from_snapshot(game, decode(json.loads(text)))

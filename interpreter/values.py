@@ -1,0 +1,162 @@
+"""The values rule expressions compute with: players, piece references, bundles and actions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+
+class Player(int):
+    """A seat, 0-based inside, shown 1-based as `p1`, `p2`…"""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return f"p{int(self) + 1}"
+
+    __repr__ = __str__
+
+
+class PieceRef(int):
+    """A piece on the board, equal to its id; shown as `kind@site`."""
+
+    __slots__ = ("label",)
+    label: str
+
+    def __new__(cls, pid: int, label: str = "") -> PieceRef:
+        obj = super().__new__(cls, pid)
+        obj.label = label
+        return obj
+
+    def __str__(self) -> str:
+        return self.label or f"piece{int(self)}"
+
+    __repr__ = __str__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PieceRef, (int(self), self.label))
+
+
+class Bundle(Mapping[str, int]):
+    """An immutable multiset of resources: `3 rope + 1 chalk`."""
+
+    __slots__ = ("_d", "_hash")
+
+    def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        d: dict[str, int] = {}
+        for k, v in pairs:
+            if v:
+                d[k] = d.get(k, 0) + v
+        self._d = {k: v for k, v in d.items() if v}
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> int:
+        return self._d.get(key, 0)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._d
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._d.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Bundle):
+            return self._d == other._d
+        return NotImplemented
+
+    def __add__(self, other: object) -> Bundle:
+        if not isinstance(other, Bundle):
+            return NotImplemented
+        return Bundle(list(self._d.items()) + list(other._d.items()))
+
+    def __sub__(self, other: object) -> Bundle:
+        if not isinstance(other, Bundle):
+            return NotImplemented
+        return Bundle({k: max(0, v - other[k]) for k, v in self._d.items()})
+
+    def __mul__(self, n: object) -> Bundle:
+        if not isinstance(n, int):
+            return NotImplemented
+        return Bundle({k: v * n for k, v in self._d.items()})
+
+    __rmul__ = __mul__
+
+    def __ge__(self, other: object) -> bool:
+        """Inclusion: holds at least every unit of `other`."""
+        if not isinstance(other, Bundle):
+            return NotImplemented
+        return all(self[k] >= v for k, v in other._d.items())
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Bundle):
+            return NotImplemented
+        return other >= self
+
+    @property
+    def total(self) -> int:
+        return sum(self._d.values())
+
+    def __str__(self) -> str:
+        if not self._d:
+            return "nothing"
+        return " + ".join(f"{v} {k}" for k, v in self._d.items())
+
+    def __repr__(self) -> str:
+        return f"Bundle({self})"
+
+
+EMPTY = Bundle()
+
+
+class Action:
+    """A move: an action name and its parameter values; hashable, printed readably."""
+
+    __slots__ = ("name", "params", "partial", "_hash")
+
+    def __init__(self, name: str, params: tuple[tuple[str, Any], ...] = (), partial: bool = False) -> None:
+        self.name = name
+        self.params = params
+        self.partial = partial
+        self._hash = hash((name, params, partial))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Action)
+            and self._hash == other._hash
+            and self.name == other.name
+            and self.params == other.params
+            and self.partial == other.partial
+        )
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __str__(self) -> str:
+        inner = ", ".join(f"{k}={v}" for k, v in self.params)
+        if self.partial:
+            inner = inner + ", …" if inner else "…"
+        return f"{self.name}({inner})" if inner or self.params else self.name
+
+    __repr__ = __str__
+
+
+def show(value: Any) -> str:
+    """How a value prints in logs and actions."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    return str(value)
