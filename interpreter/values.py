@@ -20,7 +20,6 @@ class Player(int):
 class PieceRef(int):
     """A piece on the board, equal to its id; shown as `kind@site`."""
 
-    __slots__ = ("label",)
     label: str
 
     def __new__(cls, pid: int, label: str = "") -> PieceRef:

@@ -19,8 +19,15 @@ _DEF_HEAD = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$")
 TURN_ORDERS = ("clockwise", "counterclockwise", "snake", "none")
 
 
-def _tuple(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
+def plain(value: Any) -> Any:
+    """A data value as the rule language sees it: `none` is the empty value, lists are tuples."""
+    if value == "none":
+        return None
+    if isinstance(value, list):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
 
 
 def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIndex) -> dict[str, Any]:
@@ -64,19 +71,19 @@ class GameCompiler:
         comp = d.get("components") or {}
         sym.resources = list(comp.get("resources") or [])
         for name, spec in (comp.get("terrains") or {}).items():
-            sym.definitions[name] = dict(spec or {})
-        card_fields = dict(comp.get("card_fields") or {})
+            sym.definitions[name] = plain(dict(spec or {}))
+        card_fields = plain(dict(comp.get("card_fields") or {}))
         for name, spec in (comp.get("cards") or {}).items():
-            sym.definitions[name] = {**card_fields, **(spec or {})}
+            sym.definitions[name] = {**card_fields, **plain(spec or {})}
         for name, spec in (comp.get("pieces") or {}).items():
-            sym.definitions[name] = dict(spec or {})
+            sym.definitions[name] = plain(dict(spec or {}))
             sym.piece_kinds.add(name)
         for name, spec in (comp.get("zones") or {}).items():
             (sym.player_zones if (spec or {}).get("per") == "player" else sym.zones).add(name)
         scopes = d.get("vars") or {}
-        sym.game_vars = dict(scopes.get("game") or {})
-        sym.player_vars = dict(scopes.get("player") or {})
-        sym.turn_vars = {k: _tuple(v) for k, v in (scopes.get("turn") or {}).items()}
+        sym.game_vars = plain(dict(scopes.get("game") or {}))
+        sym.player_vars = plain(dict(scopes.get("player") or {}))
+        sym.turn_vars = plain(dict(scopes.get("turn") or {}))
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
         sym.awards = set(((d.get("scoring") or {}).get("awards") or {}))
@@ -222,6 +229,7 @@ class GameCompiler:
         self.symbols(players, options)
         board = compile_board(d.get("board") or {}, ("board",), self.sink)
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
+        self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()
         self.compile_defs()
         self.card_effects()

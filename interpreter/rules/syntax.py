@@ -55,6 +55,7 @@ def parse(text: str, start: str = "expr") -> n.Node:
 _TOKEN_NAMES = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "NAME": "a name",
     "INT": "a number", "STRING": "a string", "$END": "the end", "DOT": "'.'", "EQUAL": "'='",
+    "AUG_OP": "'+=' or '-='", "ADD_OP": "an operator", "MUL_OP": "an operator", "FOR": "'for'",
 }
 
 

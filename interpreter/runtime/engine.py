@@ -210,10 +210,12 @@ def turn_order(kind: str, n: int, first: int) -> list[Player]:
     return seats
 
 
-def start_turn(s: Any, p: Player) -> None:
+def start_turn(s: Any, p: Player, phase: str) -> None:
     s.turn_player = p
     s.turn_no += 1
     s.tv = dict(s.game.sym.turn_vars)
+    if s.log is not None:
+        s.say(f"-- {phase}, turn {s.turn_no}: {p} --")
 
 
 def advance(s: Any) -> None:
@@ -244,7 +246,7 @@ def advance(s: Any) -> None:
             elif f["pos"] < len(f["order"]):
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
-                start_turn(s, p)
+                start_turn(s, p, ph.name)
                 s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif ph.repeat:
                 f["pos"] = 0
