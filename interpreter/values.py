@@ -18,17 +18,24 @@ class Player(int):
 
 
 class PieceRef(int):
-    """A piece on the board, equal to its id; shown as `kind@site`."""
+    """A piece on the board, equal to its id; shown as `kind@site` (as it was when referenced)."""
 
-    label: str
+    rec: Any
 
-    def __new__(cls, pid: int, label: str = "") -> PieceRef:
+    def __new__(cls, pid: int, rec: Any = None) -> PieceRef:
         obj = super().__new__(cls, pid)
-        obj.label = label
+        obj.rec = rec
         return obj
 
+    @property
+    def label(self) -> str:
+        rec = self.rec
+        if isinstance(rec, dict):
+            return f"{rec['kind']}@{rec['site']}"
+        return rec or f"piece{int(self)}"
+
     def __str__(self) -> str:
-        return self.label or f"piece{int(self)}"
+        return self.label
 
     __repr__ = __str__
 

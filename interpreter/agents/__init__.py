@@ -1,1 +1,69 @@
-"""meeple.agents."""
+"""Agents that play games: one interface, a registry by name, and a driver that plays a game to its end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from meeple.agents.base import Agent, PlayError
+from meeple.agents.greedy import GreedyAgent
+from meeple.agents.random_agent import RandomAgent
+from meeple.api import Game
+from meeple.runtime.state import State
+from meeple.values import Action
+
+AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+MAX_ACTIONS = 200_000
+
+
+def make_agents(names: Sequence[str], players: int) -> list[Agent]:
+    """One agent per seat from registry names: a single name fills every seat, otherwise one per seat."""
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown:
+        raise ValueError(f"unknown agent '{unknown[0]}' (known: {', '.join(AGENTS)})")
+    if len(names) == 1:
+        names = list(names) * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} agents given for {players} players; give one, or one per seat")
+    return [AGENTS[n]() for n in names]
+
+
+def play_game(
+    game: Game,
+    seed: int,
+    agents: Sequence[Agent],
+    *,
+    max_actions: int = MAX_ACTIONS,
+    log: bool = False,
+    on_action: Callable[[State, Action], None] | None = None,
+) -> tuple[State, list[Action]]:
+    """Play one game from `seed` to its end; seat i decides with its own `random.Random(seed * 1000 + i)`.
+
+    `on_action(state, action)` is called after every action (to stream `state.log`, say). Raises PlayError
+    when the game has not ended after `max_actions` actions or stalls with nothing legal to do.
+    """
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for a {game.players}-player game")
+    state = game.new_game(seed=seed, log=log)
+    rngs = [random.Random(seed * 1000 + seat) for seat in range(game.players)]
+    actions: list[Action] = []
+    while not state.is_over:
+        if len(actions) >= max_actions:
+            raise PlayError(f"{game.id} (seed {seed}) did not end within {max_actions} actions "
+                            f"(turn {state.turn_no}, last action {actions[-1] if actions else 'none'})")
+        mover, legal = state.to_move, state.legal_actions()
+        if mover is None or not legal:
+            raise PlayError(f"{game.id} (seed {seed}) stalled at turn {state.turn_no} after {len(actions)} "
+                            f"actions: the game is not over but {'no one' if mover is None else mover} "
+                            "has nothing legal to do")
+        action = agents[mover].choose(state, legal, rngs[mover])
+        state.apply(action)
+        actions.append(action)
+        if on_action is not None:
+            on_action(state, action)
+    return state, actions
+
+
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "MAX_ACTIONS", "PlayError", "RandomAgent", "make_agents",
+           "play_game"]

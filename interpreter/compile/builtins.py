@@ -23,7 +23,8 @@ def builtin(name: str) -> Callable[[Builtin], Builtin]:
 
 def units(value: Any) -> Iterable[Any]:
     """Iterate a value: a zone or bundle yields each unit, anything else its items."""
-    if isinstance(value, dict | Bundle):
+    t = type(value)
+    if t is dict or t is Bundle:
         return [k for k, v in value.items() for _ in range(v)]
     if value is None:
         return ()
@@ -162,8 +163,7 @@ def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> lis
 
 
 def piece_ref(s: Any, pid: int) -> PieceRef:
-    rec = s.pieces[pid]
-    return PieceRef(pid, f"{rec['kind']}@{rec['site']}")
+    return PieceRef(pid, s.pieces[pid])
 
 
 @builtin("pieces")
@@ -171,7 +171,7 @@ def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     out = []
     for pid, rec in s.pieces.items():
         if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):
-            out.append(PieceRef(pid, f"{rec['kind']}@{rec['site']}"))
+            out.append(PieceRef(pid, rec))
     return out
 
 
@@ -184,7 +184,7 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
     for pid in ids:
         rec = s.pieces[pid]
         if kind is None or rec["kind"] == kind:
-            out.append(PieceRef(pid, f"{rec['kind']}@{site}"))
+            out.append(PieceRef(pid, rec))
     return out
 
 

@@ -32,6 +32,13 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
+# The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
+BUILTIN_READS = {
+    "pieces": {"pieces"}, "pieces_at": {"pieces"}, "supply": {"pieces"},
+    "award_points": {"awards"}, "holder": {"awards"}, "pick": {"rng"}, "sample": {"rng"},
+}
+ANY_FIELD = {"pv", "pieces", "sites", "zones"}
+
 
 def const(value: Any) -> Fn:
     def fn(s: Any, b: dict[str, Any]) -> Any:
@@ -109,6 +116,7 @@ class ExprCompiler:
         self.defs = defs  # filled later: calls bind late so defs may call each other
         self.get_attr = make_get_attr(sym)
         self.path: Path = ()
+        self.reads: set[str] = set()  # what the expressions compiled since the last reset read
 
     # ------------------------------------------------------------ entry points
 
@@ -159,8 +167,10 @@ class ExprCompiler:
         if name in scope:
             return lambda s, b: b[name]
         if name in sym.game_vars:
+            self.reads.add("gv")
             return lambda s, b: s.gv[name]
         if name in sym.zones:
+            self.reads.add("zones")
             return lambda s, b: s.zones[name]
         if name == "players":
             return lambda s, b: s.players
@@ -187,6 +197,7 @@ class ExprCompiler:
         name = node.name
         if isinstance(node.obj, n.Name) and node.obj.id not in scope:
             if node.obj.id == "turn":
+                self.reads.add("tv")
                 if name not in self.sym.turn_vars:
                     self.sink.unknown(self.path, node.pos, "turn variable", name, self.sym.turn_vars)
                 return lambda s, b: s.tv[name]
@@ -196,8 +207,10 @@ class ExprCompiler:
                     return const(None)
                 return lambda s, b: s.options[name]
         obj = self.expr(node.obj, scope)
-        if self.type_of(node.obj, scope) == "player":
+        kind = self.type_of(node.obj, scope)
+        if kind == "player":
             return self.player_attr(node, obj)
+        self.reads |= {"pieces"} if kind == "piece" else ANY_FIELD
         get_attr = self.get_attr
         if is_const(obj):
             value = obj.const  # type: ignore[attr-defined]
@@ -208,6 +221,7 @@ class ExprCompiler:
     def player_attr(self, node: n.Attr, obj: Fn) -> Fn:
         name = node.name
         sym = self.sym
+        self.reads.add("zones" if name in sym.player_zones else "pv")
         if name in sym.player_vars or name in sym.resources:
             return lambda s, b: s.pv[obj(s, b)][name]
         if name in sym.player_zones:
@@ -267,7 +281,9 @@ class ExprCompiler:
             return const(None)
         name = node.func.id
         if name in self.sym.defs:
+            self.reads.add("def:" + name)
             return self.call_def(node, name, args)
+        self.reads |= BUILTIN_READS.get(name, set())
         fn = BUILTINS.get(name)
         if fn is None:
             self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
@@ -280,13 +296,22 @@ class ExprCompiler:
             self.error(node, "type/arity", f"{name} takes {len(params)} argument(s): {', '.join(params)}")
             return const(None)
         defs = self.defs
-        if len(args) == 1:
-            (p0,), (a0,) = params, args
-            return lambda s, b: defs[name](s, {p0: a0(s, b)})
-        if len(args) == 2:
-            (p0, p1), (a0, a1) = params, args
-            return lambda s, b: defs[name](s, {p0: a0(s, b), p1: a1(s, b)})
-        return lambda s, b: defs[name](s, {p: a(s, b) for p, a in zip(params, args)})
+
+        def call(s: Any, b: dict[str, Any]) -> Any:
+            values = tuple(a(s, b) for a in args)
+            memo = s._memo
+            if memo is None:
+                return defs[name](s, dict(zip(params, values)))
+            key = (name, values)
+            try:
+                return memo[key]
+            except KeyError:
+                result = memo[key] = defs[name](s, dict(zip(params, values)))
+                return result
+            except TypeError:  # an unhashable argument: no memo
+                return defs[name](s, dict(zip(params, values)))
+
+        return call
 
     def c_GenCall(self, node: n.GenCall, scope: Scope) -> Fn:
         if not isinstance(node.func, n.Name) or node.func.id not in _AGGREGATES:
@@ -295,6 +320,10 @@ class ExprCompiler:
             return const(None)
         fn = BUILTINS[node.func.id]
         gen = self.generator(node.elt, node.comps, scope)
+        if node.func.id == "any":
+            return lambda s, b: any(gen(s, b))
+        if node.func.id == "all":
+            return lambda s, b: all(gen(s, b))
         return lambda s, b: fn(s, gen(s, b))
 
     def c_ListComp(self, node: n.ListComp, scope: Scope) -> Fn:
@@ -345,6 +374,16 @@ class ExprCompiler:
         pairs = [(_CMPOPS[op], self.expr(r, scope)) for op, r in zip(node.ops, node.rights)]
         if len(pairs) == 1:
             (op, right), = pairs
+            if node.ops[0] == "==":
+                if is_const(right):
+                    value = right.const  # type: ignore[attr-defined]
+                    return lambda s, b: left(s, b) == value
+                return lambda s, b: left(s, b) == right(s, b)
+            if node.ops[0] == "!=":
+                if is_const(right):
+                    value = right.const  # type: ignore[attr-defined]
+                    return lambda s, b: left(s, b) != value
+                return lambda s, b: left(s, b) != right(s, b)
             return lambda s, b: op(left(s, b), right(s, b))
 
         def chain(s: Any, b: dict[str, Any]) -> bool:
@@ -361,7 +400,13 @@ class ExprCompiler:
     def c_BoolOp(self, node: n.BoolOp, scope: Scope) -> Fn:
         parts = [self.expr(v, scope) for v in node.values]
         if node.op == "and":
+            if len(parts) == 2:
+                a0, a1 = parts
+                return lambda s, b: a0(s, b) and a1(s, b)
             return lambda s, b: all(p(s, b) for p in parts)
+        if len(parts) == 2:
+            o0, o1 = parts
+            return lambda s, b: o0(s, b) or o1(s, b)
         return lambda s, b: any(p(s, b) for p in parts)
 
     def c_NotOp(self, node: n.NotOp, scope: Scope) -> Fn:
@@ -417,6 +462,19 @@ def _call_builtin(fn: Callable[..., Any], args: list[Fn], kwargs: dict[str, Fn])
 
 
 def _nested_generator(levels: list[tuple[tuple[str, ...], Fn, list[Fn]]], elt: Fn) -> Fn:
+    if len(levels) == 1 and len(levels[0][0]) == 1:
+        (name,), it, conds = levels[0]
+
+        def flat(s: Any, b: dict[str, Any]) -> Any:
+            b = dict(b)
+            for item in units(it(s, b)):
+                b[name] = item
+                if conds and not all(c(s, b) for c in conds):
+                    continue
+                yield elt(s, b)
+
+        return flat
+
     def gen(s: Any, b: dict[str, Any]) -> Any:
         inner = dict(b)
         return _walk(s, inner, 0)

@@ -58,6 +58,7 @@ class GameCompiler:
         self.sink = Sink(index)
         self.sym = Symbols()
         self.defs: dict[str, Fn] = {}
+        self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate)
 
@@ -131,7 +132,24 @@ class GameCompiler:
                 continue
             params = self.sym.defs[m.group(1)]
             scope: Scope = {p: None for p in params}
+            self.ex.reads = set()
             self.defs[m.group(1)] = self.ex.compile(body, ("defs", key), scope)
+            self.def_reads[m.group(1)] = self.ex.reads
+
+    def expand_reads(self, reads: set[str]) -> set[str]:
+        """Replace `def:name` markers by what those definitions read, transitively."""
+        out: set[str] = set()
+        todo, seen = list(reads), set()
+        while todo:
+            item = todo.pop()
+            if item in seen:
+                continue
+            seen.add(item)
+            if item.startswith("def:"):
+                todo.extend(self.def_reads.get(item[4:], {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"}))
+            else:
+                out.add(item)
+        return out
 
     def card_effects(self) -> None:
         comp = self.data.get("components") or {}
@@ -206,9 +224,11 @@ class GameCompiler:
         self.defs["score"] = score
         awards = []
         for name, a in (sc.get("awards") or {}).items():
+            self.ex.reads = set()
             measure = self.ex.compile(a.get("measure", "0"), ("scoring", "awards", name, "measure"),
                                       {"p": "player"})
-            awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0))))
+            reads = tuple(sorted(self.expand_reads(self.ex.reads)))
+            awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
 
     def zones(self) -> tuple[ZoneDef, ...]:

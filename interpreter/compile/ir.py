@@ -55,6 +55,7 @@ class AwardDef:
     measure: Fn
     minimum: int
     points: int
+    reads: tuple[str, ...] = ("pv", "gv", "tv", "pieces", "zones", "sites", "awards", "rng")
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ class StmtCompiler:
             if name in scope:
                 return lambda s, b, v: b.__setitem__(name, v)
             if name in sym.game_vars:
-                return lambda s, b, v: s.gv.__setitem__(name, v)
+                return lambda s, b, v: s.set_var("gv", name, v)
             self.sink.unknown(self.ex.path, target.pos, "variable", name, [*sym.game_vars, *scope])
             return None
         if isinstance(target, n.Attr):
@@ -154,7 +154,7 @@ class StmtCompiler:
             if isinstance(target.obj, n.Name) and target.obj.id == "turn" and "turn" not in scope:
                 if name not in sym.turn_vars:
                     self.sink.unknown(self.ex.path, target.pos, "turn variable", name, sym.turn_vars)
-                return lambda s, b, v: s.tv.__setitem__(name, v)
+                return lambda s, b, v: s.set_var("tv", name, v)
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
                 self.sink.unknown(self.ex.path, target.end - len(name), "player field", name,

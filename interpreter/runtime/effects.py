@@ -23,6 +23,7 @@ class Effects:
     pending: list[dict[str, Any]]
     log: list[str] | None
     rng: Any
+    ver: dict[str, int]
     next_id: int
     _sites_shared: bool
 
@@ -33,6 +34,7 @@ class Effects:
     # ------------------------------------------------------------ resources
 
     def gain(self, p: Player, bundle: Bundle) -> None:
+        self.ver["pv"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = rec.get(k, 0) + v
@@ -40,6 +42,7 @@ class Effects:
             self.say(f"  {p} gains {bundle}")
 
     def pay(self, p: Player, bundle: Bundle) -> None:
+        self.ver["pv"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             if rec.get(k, 0) < v:
@@ -48,12 +51,14 @@ class Effects:
             rec[k] -= v
 
     def lose(self, p: Player, bundle: Bundle) -> None:
+        self.ver["pv"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = max(0, rec.get(k, 0) - v)
 
     def transfer(self, bundle: Bundle, src: Player, dst: Player) -> None:
         """Move up to `bundle` from one player to another (never more than the giver has)."""
+        self.ver["pv"] += 1
         have, get = self.pv[src], self.pv[dst]
         moved = {}
         for k, v in bundle.items():
@@ -70,10 +75,13 @@ class Effects:
         if isinstance(value, list):
             value = tuple(value)
         if type(obj) is Player:
+            self.ver["pv"] += 1
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
+            self.ver["pieces"] += 1
             self.pieces[obj] = {**self.pieces[obj], name: value}
         elif isinstance(obj, str) and obj in self.sites:
+            self.ver["sites"] += 1
             if self._sites_shared:
                 self.sites = dict(self.sites)
                 self._sites_shared = False
@@ -84,6 +92,7 @@ class Effects:
     # ------------------------------------------------------------ pieces
 
     def _take_supply(self, owner: Player, kind: str) -> None:
+        self.ver["pieces"] += 1
         left = self.supply[owner].get(kind, 0)
         if left <= 0:
             raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
@@ -102,9 +111,10 @@ class Effects:
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
         self.say(f"  {owner} places a {kind} at {site}")
-        return PieceRef(pid, f"{kind}@{site}")
+        return PieceRef(pid, rec)
 
     def remove(self, pid: int) -> None:
+        self.ver["pieces"] += 1
         rec = self.pieces.pop(pid)
         self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
         self.supply[rec["owner"]][rec["kind"]] = self.supply[rec["owner"]].get(rec["kind"], 0) + 1
@@ -122,6 +132,7 @@ class Effects:
     # ------------------------------------------------------------ cards and zones
 
     def move_card(self, card: str, src: str, dst: str) -> None:
+        self.ver["zones"] += 1
         zone = self.zones[src]
         if zone.get(card, 0) <= 0:
             raise RuleRuntimeError(f"no {card} in {src}")
@@ -133,6 +144,7 @@ class Effects:
 
     def draw(self, n: int, src: str, dst: str) -> list[str]:
         """Draw n cards at random from a face-down multiset (the order is never stored)."""
+        self.ver["zones"] += 1
         zone, target = self.zones[src], self.zones[dst]
         drawn = []
         for _ in range(n):
@@ -165,6 +177,11 @@ class Effects:
         if times > 0:
             self.pending.append({"k": "grant", "action": action, "args": args, "left": times, "p": decider,
                                  "free": free, "optional": optional})
+
+    def set_var(self, scope: str, name: str, value: Any) -> None:
+        """A game (`gv`) or turn (`tv`) variable."""
+        self.ver[scope] += 1
+        getattr(self, scope)[name] = tuple(value) if isinstance(value, list) else value
 
     def note(self, text: str) -> None:
         self.say(f"  {text}")

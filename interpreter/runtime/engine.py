@@ -65,13 +65,18 @@ def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
 
 def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
     """The next parameter's values that can still be completed, each as a (partial) action."""
-    names = [p.name for p in a.params]
-    depth = len(bound) + 1
-    seen: dict[tuple[tuple[str, Any], ...], None] = {}
-    for b in completions(s, a, me, bound, free):
-        seen.setdefault(tuple((nm, b[nm]) for nm in names[:depth]), None)
-    partial = depth < len(names)
-    return [Action(a.name, key, partial=partial) for key in seen]
+    free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
+    if not free_params:
+        return enumerate_action(s, a, me, bound, free) if bound else []
+    nxt = free_params[0]
+    partial = len(free_params) > 1
+    prefix = tuple(bound.items())
+    out = []
+    for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
+        trial = {**bound, nxt.name: value}
+        if next(completions(s, a, me, trial, free), None) is not None:
+            out.append(Action(a.name, (*prefix, (nxt.name, value)), partial=partial))
+    return out
 
 
 def legal_actions(s: Any) -> list[Action]:
@@ -79,6 +84,16 @@ def legal_actions(s: Any) -> list[Action]:
         return []
     if s._legal is not None:
         return s._legal
+    s._memo = {}
+    try:
+        out = _legal_here(s)
+    finally:
+        s._memo = None
+    s._legal = out
+    return out
+
+
+def _legal_here(s: Any) -> list[Action]:
     f = s.stack[-1]
     game = s.game
     out: list[Action] = []
@@ -95,7 +110,6 @@ def legal_actions(s: Any) -> list[Action]:
             out.append(Action(SKIP))
     elif kind == "partial":
         out = stepwise_options(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
-    s._legal = out
     return out
 
 
@@ -185,7 +199,14 @@ def settle(s: Any) -> None:
 
 
 def update_award(s: Any, award: Any) -> None:
-    values = [award.measure(s, {"p": p}) for p in s.players]
+    stamp = tuple(s.ver[part] for part in award.reads) if "rng" not in award.reads else None
+    if stamp is not None and s.seen.get(award.name) == stamp:
+        return
+    s._memo = {}
+    try:
+        values = [award.measure(s, {"p": p}) for p in s.players]
+    finally:
+        s._memo = None
     holder = s.awards.get(award.name)
     if holder is not None and values[holder] < award.minimum:
         holder = None
@@ -196,6 +217,9 @@ def update_award(s: Any, award: Any) -> None:
     if holder != s.awards.get(award.name):
         s.say(f"  {award.name} goes to {holder}" if holder is not None else f"  nobody holds {award.name}")
         s.awards[award.name] = holder
+        s.ver["awards"] += 1
+    if stamp is not None:
+        s.seen[award.name] = tuple(s.ver[part] for part in award.reads)
 
 
 # ---------------------------------------------------------------- the scheduler
@@ -214,6 +238,7 @@ def start_turn(s: Any, p: Player, phase: str) -> None:
     s.turn_player = p
     s.turn_no += 1
     s.tv = dict(s.game.sym.turn_vars)
+    s.ver["tv"] += 1
     if s.log is not None:
         s.say(f"-- {phase}, turn {s.turn_no}: {p} --")
 

@@ -12,6 +12,7 @@ from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
 
 FORMAT = 1
+PARTS = ("pv", "gv", "tv", "pieces", "zones", "sites", "awards")
 
 
 class State(Effects):
@@ -37,9 +38,12 @@ class State(Effects):
         self.over = False
         self.winners: list[Player] | None = None
         self.rng = random.Random(0)
+        self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
+        self.seen: dict[str, tuple[int, ...]] = {}  # award -> the counters it was last computed at
         self.pending: list[dict[str, Any]] = []
         self.log: list[str] | None = None
         self._legal: list[Action] | None = None
+        self._memo: dict[Any, Any] | None = None  # def results, valid while the state cannot change
         self._sites_shared = False
 
     # ------------------------------------------------------------ the engine contract
@@ -91,6 +95,8 @@ class State(Effects):
         c._sites_shared = self._sites_shared = True
         c.supply = [dict(r) for r in self.supply]
         c.awards = dict(self.awards)
+        c.ver = dict(self.ver)
+        c.seen = dict(self.seen)
         c.stack = [dict(f) for f in self.stack]
         c.turn_player, c.turn_no, c.next_id = self.turn_player, self.turn_no, self.next_id
         c.over = self.over
@@ -100,6 +106,7 @@ class State(Effects):
         c.pending = []
         c.log = None
         c._legal = self._legal
+        c._memo = None
         return c
 
     def view(self, player: int) -> State:
