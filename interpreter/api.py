@@ -38,15 +38,38 @@ def read_rules(path_or_name: str | Path) -> LoadedRules:
 
 
 def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnostic]:
-    """Every problem of a rule file, in file order; an empty list means clean."""
+    """Every problem of a rule file, in file order; an empty list means clean.
+
+    Schema errors do not stop the check: the compiler still looks at the rest of the file, so one run
+    reports a schema mistake, a misspelled name and a grammar error together.
+    """
     try:
-        rules = read_rules(path_or_name)
-        n = players or int(((rules.data.get("game") or {}).get("players") or {}).get("max", 2))
+        rules = load_rules(path_or_name, search_dirs())
+    except RulesError as err:
+        return list(err.diagnostics)
+    problems = validate(rules.data, rules.index, schema())
+    try:
+        spec = (rules.data.get("game") or {}).get("players") or {}
+        n = players or int(spec.get("max", 2)) if isinstance(spec, dict) else 2
         options = resolve_options(rules.data, {}, rules.index)
         GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, options)
     except RulesError as err:
-        return list(err.diagnostics)
-    return []
+        problems.extend(err.diagnostics)
+    except (TypeError, ValueError, AttributeError, KeyError):
+        if not problems:  # the schema let through a shape the compiler cannot read: our bug
+            raise
+    return _sorted(_unique(problems))
+
+
+def _unique(problems: list[Diagnostic]) -> list[Diagnostic]:
+    return list(dict.fromkeys(problems))
+
+
+def _sorted(problems: list[Diagnostic]) -> list[Diagnostic]:
+    def key(d: Diagnostic) -> tuple[str, int, int]:
+        return (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0)
+
+    return sorted(problems, key=key)
 
 
 def game_id(path_or_name: str | Path) -> str:

@@ -359,7 +359,13 @@ class ExprCompiler:
         op = _BINOPS[node.op]
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if is_const(left) and is_const(right):
-            return const(op(left.const, right.const))  # type: ignore[attr-defined]
+            a, c = left.const, right.const  # type: ignore[attr-defined]
+            try:
+                return const(op(a, c))
+            except (TypeError, ZeroDivisionError) as err:
+                if a is not None and c is not None:  # None: an unknown name, reported already
+                    self.error(node, "type/operands", f"cannot compute '{node.op}' here: {err}")
+                return const(None)
 
         def binop(s: Any, b: dict[str, Any]) -> Any:
             try:
