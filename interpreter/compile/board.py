@@ -78,7 +78,8 @@ def compile_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
     if "hex" in data:
         radius = data["hex"].get("radius", 2) if isinstance(data["hex"], dict) else 2
         return hex_board(int(radius))
-    sink.at(path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N}")
+    if data:
+        sink.at(path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N}")
     return Board()
 
 

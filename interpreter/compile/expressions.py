@@ -38,6 +38,7 @@ BUILTIN_READS = {
     "award_points": {"awards"}, "holder": {"awards"}, "pick": {"rng"}, "sample": {"rng"},
 }
 ANY_FIELD = {"pv", "pieces", "sites", "zones"}
+_MISSING = object()
 
 
 def const(value: Any) -> Fn:
@@ -296,20 +297,39 @@ class ExprCompiler:
             self.error(node, "type/arity", f"{name} takes {len(params)} argument(s): {', '.join(params)}")
             return const(None)
         defs = self.defs
+        missing = _MISSING
+        if len(args) == 1:
+            (p0,), (a0,) = params, args
+
+            def call1(s: Any, b: dict[str, Any]) -> Any:
+                v0 = a0(s, b)
+                memo = s._memo
+                if memo is None:
+                    return defs[name](s, {p0: v0})
+                key = (name, v0)
+                try:
+                    hit = memo.get(key, missing)
+                except TypeError:  # an unhashable argument: no memo
+                    return defs[name](s, {p0: v0})
+                if hit is missing:
+                    hit = memo[key] = defs[name](s, {p0: v0})
+                return hit
+
+            return call1
 
         def call(s: Any, b: dict[str, Any]) -> Any:
-            values = tuple(a(s, b) for a in args)
+            values = tuple([a(s, b) for a in args])
             memo = s._memo
             if memo is None:
                 return defs[name](s, dict(zip(params, values)))
             key = (name, values)
             try:
-                return memo[key]
-            except KeyError:
-                result = memo[key] = defs[name](s, dict(zip(params, values)))
-                return result
+                hit = memo.get(key, missing)
             except TypeError:  # an unhashable argument: no memo
                 return defs[name](s, dict(zip(params, values)))
+            if hit is missing:
+                hit = memo[key] = defs[name](s, dict(zip(params, values)))
+            return hit
 
         return call
 

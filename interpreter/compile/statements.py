@@ -299,5 +299,8 @@ class StmtCompiler:
         who = self.ex.expr(node.player, scope)
         return lambda s, b: s.declare_winners([who(s, b)])
 
+    def s_EndTurn(self, node: n.EndTurn, scope: Scope) -> Run:
+        return lambda s, b: s.end_turn()
+
     def s_EndGame(self, node: n.EndGame, scope: Scope) -> Run:
         return lambda s, b: s.declare_winners(None)

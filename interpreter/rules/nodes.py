@@ -279,6 +279,11 @@ class EndGame(Node):
 
 
 @dataclass(frozen=True)
+class EndTurn(Node):
+    pass
+
+
+@dataclass(frozen=True)
 class ForClause(Node):
     names: tuple[str, ...]
     iter: Node

@@ -279,3 +279,6 @@ class _ToNodes(Transformer):
 
     def end_game(self, meta, c):
         return n.EndGame(**_span(meta))
+
+    def end_turn(self, meta, c):
+        return n.EndTurn(**_span(meta))

@@ -186,6 +186,10 @@ class Effects:
     def note(self, text: str) -> None:
         self.say(f"  {text}")
 
+    def end_turn(self) -> None:
+        """Close the current turn once the running effect is done: its open decisions are dropped."""
+        self.ending_turn = True
+
     def declare_winners(self, winners: list[Player] | None) -> None:
         self.over = True
         self.winners = list(winners) if winners is not None else None

@@ -172,6 +172,14 @@ def execute(s: Any, a: ActionDef, me: Player, params: dict[str, Any], free: bool
 
 
 def push_pending(s: Any) -> None:
+    if s.ending_turn:
+        s.ending_turn = False
+        while s.stack and s.stack[-1]["k"] != "turn":
+            s.stack.pop()
+        if s.stack:
+            s.stack.pop()
+        s.pending = []
+        return
     for frame in reversed(s.pending):
         s.stack.append(frame)
     s.pending = []

@@ -41,6 +41,7 @@ class State(Effects):
         self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
         self.seen: dict[str, tuple[int, ...]] = {}  # award -> the counters it was last computed at
         self.pending: list[dict[str, Any]] = []
+        self.ending_turn = False
         self.log: list[str] | None = None
         self._legal: list[Action] | None = None
         self._memo: dict[Any, Any] | None = None  # def results, valid while the state cannot change
@@ -104,6 +105,7 @@ class State(Effects):
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
         c.pending = []
+        c.ending_turn = False
         c.log = None
         c._legal = self._legal
         c._memo = None

@@ -1,0 +1,500 @@
+"""The `meeple` command line: check, run, simulate, replay, explain and schema."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+import meeple
+from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, RandomAgent, make_agents, play_game
+from meeple.compile.expressions import RuleRuntimeError
+from meeple.errors import Diagnostic, IllegalActionError, RulesError, SourceSpan
+from meeple.tools.explain import explain
+from meeple.tools.simulate import format_report, simulate
+
+OK, PROBLEMS, USAGE = 0, 1, 2
+RULE_SUFFIXES = (".yaml", ".yml")
+
+
+class UsageError(Exception):
+    """The command line asks for something impossible; exit 2 with this message."""
+
+
+class Problem(Exception):
+    """The command ran and found a problem (a failed replay, a game that would not end); exit 1."""
+
+
+# ---------------------------------------------------------------- sources and diagnostics
+
+
+class Sources:
+    """Rule file texts by the file name a diagnostic shows, read from disk on first use."""
+
+    def __init__(self, known: dict[str, str] | None = None) -> None:
+        self.texts: dict[str, str | None] = dict(known or {})
+
+    def get(self, name: str) -> str | None:
+        if name not in self.texts:
+            try:
+                self.texts[name] = Path(name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                self.texts[name] = None
+        return self.texts[name]
+
+    def format(self, d: Diagnostic) -> str:
+        """The headline, then the source line and caret where the problem has a real place."""
+        if d.span is None or d.code.startswith("playout/"):
+            return d.headline()
+        return d.format(self.get(d.span.file))
+
+
+def is_usage(d: Diagnostic) -> bool:
+    """A problem with the command line (players, options, an unknown game) rather than in a rule file."""
+    return d.code.startswith("usage/") or (d.code.startswith("io/") and d.span is None)
+
+
+def runtime_diagnostic(err: RuleRuntimeError) -> Diagnostic:
+    return Diagnostic("rules/runtime", str(err), getattr(err, "span", None))
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argument type: a whole number no smaller than `minimum`."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: '{text}'") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+
+    return whole_number
+
+
+positive_int = at_least(1)
+
+
+def option_value(text: str) -> Any:
+    """`true`/`false`, a whole number, a decimal number, or else the text itself."""
+    words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
+    if text.lower() in words:
+        return words[text.lower()]
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def option_pair(text: str) -> tuple[str, Any]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
+    return name.strip(), option_value(value.strip())
+
+
+def agent_list(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in AGENTS]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(f"unknown agent '{unknown[0] if unknown else text}' "
+                                         f"(known: {', '.join(AGENTS)})")
+    return names
+
+
+# ---------------------------------------------------------------- shared steps
+
+
+def load_game(game: str, players: int | None, options: Iterable[tuple[str, Any]] = ()) -> meeple.Game:
+    return meeple.load(game, players=players, options=dict(options))
+
+
+def seat_agents(names: Sequence[str], players: int) -> list[Any]:
+    try:
+        return make_agents(names, players)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def player_range(game: meeple.Game) -> tuple[int, int]:
+    data = game.source.data if game.source is not None else {}
+    spec = (data.get("game") or {}).get("players") or {}
+    return int(spec.get("min", game.players)), int(spec.get("max", game.players))
+
+
+# ---------------------------------------------------------------- check
+
+
+def rule_files(paths: Sequence[str]) -> list[str]:
+    """Files as given, directories expanded to their rule files (sorted, hidden folders skipped)."""
+    files: list[str] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in RULE_SUFFIXES and p.is_file()
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            if not found:
+                raise UsageError(f"no rule files (*.yaml) in '{given}'")
+            files += [str(p) for p in found]
+        elif path.is_file() or (not path.suffix and "/" not in given and "\\" not in given):
+            files.append(given)  # a file, or the name of a seed game
+        else:
+            raise UsageError(f"no such file or folder: '{given}'")
+    return files
+
+
+def check_file(path: str, args: argparse.Namespace) -> list[Diagnostic]:
+    found = meeple.check(path, players=args.players)
+    if len(found) == 1 and is_usage(found[0]):
+        raise UsageError(found[0].message + (f" ({found[0].hint})" if found[0].hint else ""))
+    if args.playouts and not any(d.severity == "error" for d in found):
+        found += playout_problems(path, args)
+    return found
+
+
+def playout_problems(path: str, args: argparse.Namespace) -> list[Diagnostic]:
+    """Play random games at the file's largest table; each distinct failure once, with how often it came."""
+    game = load_game(path, None)
+    game = load_game(path, player_range(game)[1])
+    failures: dict[tuple[Any, ...], tuple[Diagnostic, int, int]] = {}
+    seeds = tqdm(range(args.seed, args.seed + args.playouts), desc=path, unit="game", file=sys.stderr,
+                 disable=None if args.format == "text" else True, leave=False)
+    for seed in seeds:
+        problem = playout(game, seed, args.max_actions)
+        if problem is not None:
+            key = (problem.code, problem.message, problem.span)
+            first = failures.get(key, (problem, 0, seed))
+            failures[key] = (first[0], first[1] + 1, first[2])
+            if problem.code == "playout/no-end":
+                break  # every further game would run just as long
+    return [
+        Diagnostic(d.code, f"random {game.players}-player playout failed (seed {first}"
+                   f"{f', and {count - 1} more of {args.playouts}' if count > 1 else ''}): {d.message}",
+                   d.span or SourceSpan(path, 1, 1), d.hint)
+        for d, count, first in failures.values()
+    ]
+
+
+def playout(game: meeple.Game, seed: int, max_actions: int) -> Diagnostic | None:
+    """None when a random game from `seed` ends normally; otherwise what went wrong."""
+    try:
+        play_game(game, seed, [RandomAgent() for _ in range(game.players)], max_actions=max_actions)
+    except RulesError as err:
+        return err.diagnostics[0] if err.diagnostics else Diagnostic("playout/crash", str(err))
+    except RuleRuntimeError as err:
+        return runtime_diagnostic(err)
+    except PlayError as err:
+        code = "playout/no-end" if "did not end" in str(err) else "playout/stalled"
+        return Diagnostic(code, str(err))
+    except Exception as err:  # a smoke test reports every failure as a finding, whatever its kind
+        return Diagnostic("playout/crash", f"{type(err).__name__}: {err}")
+    return None
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    results = {path: check_file(path, args) for path in rule_files(args.paths)}
+    everything = [d for found in results.values() for d in found]
+    if args.format == "json":
+        print(json.dumps([d.to_dict() for d in everything], indent=2))
+    elif args.format == "github":
+        for d in everything:
+            print(d.format_github())
+    else:
+        print_check_text(results, args.playouts)
+    return PROBLEMS if any(d.severity == "error" for d in everything) else OK
+
+
+def print_check_text(results: dict[str, list[Diagnostic]], playouts: int = 0) -> None:
+    sources = Sources()
+    for found in results.values():
+        for d in found:
+            block = sources.format(d)
+            print(block + ("\n" if "\n" in block else ""))
+    errors = sum(d.severity == "error" for found in results.values() for d in found)
+    warnings = sum(d.severity != "error" for found in results.values() for d in found)
+    bad = sum(any(d.severity == "error" for d in found) for found in results.values())
+    notes = [plural(warnings, "warning")] if warnings else []
+    notes += [f"{plural(playouts, 'random playout')} each"] if playouts else []
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    if errors:
+        print(f"Found {plural(errors, 'error')} in {plural(bad, 'file')}{extra}.")
+    elif len(results) == 1:
+        print(f"1 file is clean{extra}.")
+    else:
+        print(f"All {len(results)} files are clean{extra}.")
+
+
+# ---------------------------------------------------------------- run and replay
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    game = load_game(args.game, args.players, args.option)
+    agents = seat_agents(args.agents, game.players)
+    stream = not (args.quiet or args.json)
+
+    def show_log(state: meeple.State, _action: object = None) -> None:
+        if state.log:
+            print("\n".join(state.log))
+            state.log.clear()
+
+    state, actions = play_game(game, args.seed, agents, max_actions=args.max_actions, log=stream,
+                               on_action=show_log if stream else None)
+    if stream:
+        show_log(state)
+    names = [a.name for a in agents]
+    if args.save:
+        record = {"game": args.game, "players": game.players, "seed": args.seed, "options": dict(args.option),
+                  "agents": names, "actions": [str(a) for a in actions], "final": json.loads(state.to_json())}
+        Path(args.save).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(result_record(game, args.seed, names, state, len(actions)), indent=2))
+    else:
+        print_result(state, names, len(actions), "" if args.quiet else "\n")
+    return OK
+
+
+def result_record(game: meeple.Game, seed: int, agents: list[str], state: meeple.State, n: int) -> dict[str, Any]:
+    return {
+        "game": game.id, "players": game.players, "seed": seed, "options": game.options, "agents": agents,
+        "actions": n, "turns": state.turn_no, "scores": {str(p): v for p, v in state.scores.items()},
+        "winners": [str(p) for p in state.winners or []],
+    }
+
+
+def print_result(state: meeple.State, agents: list[str], n: int, lead: str = "") -> None:
+    winners = list(state.winners or [])
+    print(f"{lead}Final scores after {plural(n, 'action')} and {plural(state.turn_no, 'turn')}:")
+    for p, score in state.scores.items():
+        print(f"  {p!s:<4} {agents[p] if p < len(agents) else '':<8} {score:>4}{'  winner' if p in winners else ''}")
+    if not winners:
+        print("No winner.")
+    else:
+        shared = " (shared)" if len(winners) > 1 else ""
+        print(f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(map(str, winners))}{shared}")
+
+
+def read_record(path: str) -> dict[str, Any]:
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"cannot read '{path}': {err.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise UsageError(f"'{path}' is not a saved game (JSON): {err}") from None
+    shapes = {"game": str, "seed": int, "actions": list}
+    wrong = [k for k, kind in shapes.items() if not isinstance(record, dict) or not isinstance(record.get(k), kind)]
+    if wrong:
+        raise UsageError(f"'{path}' is not a saved game: needs {', '.join(wrong)} "
+                         "(game: a name or path, seed: a whole number, actions: a list)")
+    return record
+
+
+def record_game(record: dict[str, Any], path: str) -> str:
+    """The game as saved; a relative path that is not found from here is tried next to the saved file."""
+    game = str(record["game"])
+    beside = Path(path).parent / game
+    if not Path(game).exists() and Path(game).suffix in RULE_SUFFIXES and beside.is_file():
+        return str(beside)
+    return game
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = read_record(args.file)
+    game = load_game(record_game(record, args.file), record.get("players"), (record.get("options") or {}).items())
+    state = game.new_game(seed=int(record["seed"]))
+    for i, text in enumerate(record["actions"], 1):
+        try:
+            state.apply(str(text))
+        except IllegalActionError as err:
+            raise Problem(f"action {i} of {len(record['actions'])} does not replay: {err}") from None
+    print(f"Replayed {plural(len(record['actions']), 'action')} of {game.id} "
+          f"({game.players} players, seed {record['seed']}).")
+    print_result(state, list(record.get("agents") or []), len(record["actions"]))
+    if not state.is_over:
+        print("Note: the game is not over after these actions.")
+    final = record.get("final")
+    if final is None:
+        print("No final state saved; nothing to verify.")
+        return OK
+    expected = json.loads(final) if isinstance(final, str) else final
+    got = json.loads(state.to_json())
+    if got != expected:
+        keys = sorted(k for k in set(got) | set(expected) if got.get(k) != expected.get(k))
+        raise Problem(f"the replayed game differs from the saved final state in: {', '.join(keys)}")
+    print("The final state matches the saved one.")
+    return OK
+
+
+# ---------------------------------------------------------------- simulate, explain, schema
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = load_game(args.game, args.players, args.option)
+    seat_agents(args.agents, game.players)
+    report = simulate(game, args.n, args.seed, args.agents, progress=not args.no_progress,
+                      max_actions=args.max_actions)
+    print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
+    return OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    print(explain(load_game(args.game, args.players, args.option)))
+    return OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    print(json.dumps(meeple.schema(), indent=2))
+    return OK
+
+
+# ---------------------------------------------------------------- the parser
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as dist_version
+
+        return dist_version("meeple")
+    except Exception:  # not installed as a distribution (run from a checkout)
+        return "unknown"
+
+
+EPILOG = """exit status: 0 all good, 1 problems found (rule errors, failed playouts or replays),
+2 usage errors (bad arguments, unknown game, players out of range, unknown option) or internal errors.
+Run `meeple COMMAND --help` for a command's options."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="meeple", description="Board games as rules-as-data: check, play, "
+                                     "simulate and explain rule files.", epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"meeple {version()}")
+    parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (handler, helptext, add) in COMMANDS.items():
+        p = sub.add_parser(name, help=helptext, description=helptext, parents=[common])
+        add(p)
+        p.set_defaults(handler=handler)
+    return parser
+
+
+def add_game(p: argparse.ArgumentParser, players_help: str = "number of players (default: the game's minimum)",
+             ) -> None:
+    p.add_argument("game", metavar="GAME", help="a rule file, or the name of a seed game (climbers_of_verdon)")
+    p.add_argument("-p", "--players", type=positive_int, metavar="N", help=players_help)
+    p.add_argument("-o", "--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE",
+                   help="set a game option, e.g. -o target_vp=10 (repeatable)")
+
+
+def add_play(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-s", "--seed", type=int, default=1, help="random seed (default: 1)")
+    p.add_argument("-a", "--agents", type=agent_list, default=["random"], metavar="A[,A…]",
+                   help=f"one agent for every seat, or one per seat; known: {', '.join(AGENTS)} "
+                   "(default: random)")
+    p.add_argument("--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N",
+                   help=f"give up on a game after N actions (default: {MAX_ACTIONS})")
+
+
+def add_check(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="rule files, or folders holding them")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text with source lines (default), a JSON list, or GitHub Actions annotations")
+    p.add_argument("--playouts", type=at_least(0), default=0, metavar="N",
+                   help="also play N random games of each clean file at its largest player count")
+    p.add_argument("-p", "--players", type=positive_int, metavar="N",
+                   help="compile for N players (default: the file's maximum)")
+    p.add_argument("-s", "--seed", type=int, default=1, help="first seed of the playouts (default: 1)")
+    p.add_argument("--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N",
+                   help=f"a playout longer than N actions is an error (default: {MAX_ACTIONS})")
+
+
+def add_run(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    add_play(p)
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the final scores and winners")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (no log)")
+    p.add_argument("--save", metavar="FILE", help="save the game (seed and actions) for `meeple replay`")
+
+
+def add_simulate(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    add_play(p)
+    p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
+                   help="number of games, seeds SEED..SEED+N-1 (default: 100)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def add_replay(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
+
+
+COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
+    "check": (cmd_check, "report every problem in rule files", add_check),
+    "run": (cmd_run, "play one game with bots and narrate it", add_run),
+    "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
+    "replay": (cmd_replay, "re-run a saved game and verify its final state", add_replay),
+    "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
+    "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
+}
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (OK if exc.code is None else USAGE)
+    try:
+        return args.handler(args)
+    except UsageError as err:
+        print(f"meeple {args.command}: error: {err}", file=sys.stderr)
+        return USAGE
+    except RulesError as err:
+        sources = Sources(err.sources)
+        print("\n".join(sources.format(d) for d in err.diagnostics), file=sys.stderr)
+        return USAGE if err.diagnostics and all(is_usage(d) for d in err.diagnostics) else PROBLEMS
+    except RuleRuntimeError as err:
+        print(Sources().format(runtime_diagnostic(err)), file=sys.stderr)
+        return PROBLEMS
+    except (Problem, PlayError) as err:
+        print(f"meeple {args.command}: {err}", file=sys.stderr)
+        return PROBLEMS
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader left (`meeple run … | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return OK
+    except Exception as err:  # our own bug: hide the traceback unless asked
+        if args.debug:
+            traceback.print_exc()
+        else:
+            print(f"meeple {args.command}: internal error: {type(err).__name__}: {err}\n"
+                  "This is a bug in meeple, not in your rules; run again with --debug for the traceback.",
+                  file=sys.stderr)
+        return USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The compiled flow and the action table of a game, as readable text."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from meeple.api import Game
+from meeple.compile.ir import ActionDef, PhaseDef, StepDef
+from meeple.runtime.engine import SKIP
+
+WIDTH = 100
+
+TURN_ORDERS = {
+    "clockwise": "turns clockwise",
+    "counterclockwise": "turns counterclockwise",
+    "snake": "turns in snake order (p1 to the last, then back)",
+    "none": "no turns",
+}
+
+
+def explain(game: Game) -> str:
+    """Header, options, flow, action table and end of a compiled game."""
+    data = game.source.data if game.source is not None else {}
+    parts = [_header(game, data), _flow(game, data), _actions(game, data), _end(data)]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _header(game: Game, data: dict[str, Any]) -> str:
+    spec = (data.get("game") or {}).get("players") or {}
+    span = f" ({spec['min']} to {spec['max']})" if "min" in spec and "max" in spec else ""
+    lines = [f"{game.name} ({game.id}), {game.players} players{span}"]
+    declared = (data.get("game") or {}).get("options") or {}
+    for name, value in game.options.items():
+        o = declared.get(name) or {}
+        bounds = f" ({o.get('min')}..{o.get('max')})" if "min" in o or "max" in o else ""
+        doc = f": {o['doc']}" if o.get("doc") else ""
+        lines.append(f"  option {name} = {value}{bounds}{doc}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- flow
+
+
+def _flow(game: Game, data: dict[str, Any]) -> str:
+    sources = {f.get("phase"): f for f in data.get("flow") or [] if isinstance(f, dict)}
+    lines = ["Flow"]
+    for i, phase in enumerate(game.definition.phases, 1):
+        src = sources.get(phase.name) or {}
+        lines.append(f"  {i}. {phase.name}: {TURN_ORDERS.get(phase.turns, phase.turns)}, {_repeat(phase, src)}")
+        steps_src = src.get("do") if isinstance(src.get("do"), list) else []
+        for k, step in enumerate(phase.steps):
+            step_src = steps_src[k] if len(steps_src) == len(phase.steps) else None
+            lines += _step(step, step_src)
+    return "\n".join(lines)
+
+
+def _repeat(phase: PhaseDef, src: dict[str, Any]) -> str:
+    for key, words in (("times", "repeated {} times"), ("until", "repeated until {}"),
+                       ("while", "repeated while {}")):
+        if key in src:
+            return words.format(_one_line(src[key]))
+    return "repeated until the game ends" if phase.repeat else "once"
+
+
+def _step(step: StepDef, src: Any) -> list[str]:
+    indent = " " * 7
+    if step.kind == "choose":
+        head = f"choose actions until {step.until}: " if step.until else "choose one action: "
+        return _wrap(head + ", ".join(step.actions), indent, indent + "    ")
+    body = src.get("step") if isinstance(src, dict) else None
+    if not isinstance(body, list):
+        return [f"{indent}do: effects with no decision"]
+    out: list[str] = []
+    for j, statement in enumerate(body):
+        out += _wrap(("do: " if j == 0 else "    ") + _statement(statement), indent, indent + "        ")
+    return out
+
+
+def _statement(st: Any) -> str:
+    """One statement of the rules, shortened to its head: nested blocks show as `…`."""
+    if not isinstance(st, dict):
+        return _one_line(st)
+    if "for" in st:
+        cond = f" if {_one_line(st['if'])}" if "if" in st else ""
+        return f"for {_one_line(st['for'])}{cond}: …"
+    if "if" in st:
+        return f"if {_one_line(st['if'])}: …" + (" else: …" if "else" in st else "")
+    return ", ".join(f"{k}: …" for k in st)
+
+
+# ---------------------------------------------------------------- actions
+
+
+def _actions(game: Game, data: dict[str, Any]) -> str:
+    chosen_in: dict[str, list[str]] = {}
+    for phase in game.definition.phases:
+        for step in phase.steps:
+            for name in step.actions:
+                chosen_in.setdefault(name, []).append(phase.name)
+    sources = data.get("actions") or {}
+    lines = [f"Actions ({len(game.definition.actions)}; stepwise ones are decided one parameter at a time)"]
+    for name, action in game.definition.actions.items():
+        where = f"chosen in {', '.join(dict.fromkeys(chosen_in[name]))}" if name in chosen_in \
+            else "granted by effects"
+        lines.append(f"  {name:<16} {'stepwise' if action.stepwise else 'atomic':<9} {where}")
+        lines += _action_rows(action, sources.get(name) or {})
+    until = sorted({s.until for p in game.definition.phases for s in p.steps if s.until})
+    pseudo = [f"{u} (ends a choose step)" for u in until] + [f"{SKIP} (declines an optional grant)"]
+    lines += ["", "Pseudo-actions: " + ", ".join(pseudo)]
+    return "\n".join(lines)
+
+
+def _action_rows(action: ActionDef, src: dict[str, Any]) -> list[str]:
+    params = src.get("params") if isinstance(src.get("params"), dict) else {}
+    rows = []
+    for p in action.params:
+        if p.domain is None:
+            rows.append((p.name, "input (bound by whoever grants the action)"))
+        else:
+            rows.append((p.name, f"from {_one_line(params.get(p.name, '(computed)'))}"))
+    if not action.params:
+        rows.append(("(none)", "no parameters"))
+    for key in ("when", "cost"):
+        if src.get(key) is not None:
+            rows.append((key, _one_line(src[key])))
+    return [line for label, text in rows for line in _wrap(f"{label:<12} {text}", " " * 6, " " * 19)]
+
+
+# ---------------------------------------------------------------- end
+
+
+def _end(data: dict[str, Any]) -> str:
+    scoring, end = data.get("scoring") or {}, data.get("end") or {}
+    rows = []
+    if scoring.get("score"):
+        rows.append(("score", _one_line(scoring["score"])))
+    for name, award in (scoring.get("awards") or {}).items():
+        if isinstance(award, dict):
+            rows.append(("award", f"{name}: {award.get('points')} points for the most "
+                         f"{_one_line(award.get('measure'))}, at least {award.get('min')}"))
+    if end.get("win"):
+        check = f" (checked on: {end['check']})" if end.get("check") else ""
+        rows.append(("win", _one_line(end["win"]) + check))
+    if not rows:
+        return ""
+    return "\n".join(["End"] + [ln for label, text in rows for ln in _wrap(f"{label:<12} {text}", "  ", " " * 15)])
+
+
+# ---------------------------------------------------------------- text helpers
+
+
+def _one_line(value: Any) -> str:
+    return " ".join(str(value).split())
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False) or [first.rstrip()]

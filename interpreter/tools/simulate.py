@@ -1,0 +1,171 @@
+"""Play many games and report on balance: wins by seat and by agent, game length, actions never taken."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from tqdm import tqdm
+
+from meeple.agents import MAX_ACTIONS, make_agents, play_game
+from meeple.api import Game
+from meeple.runtime.engine import SKIP
+
+
+@dataclass
+class Spread:
+    """Mean, least and most of a quantity over the games."""
+
+    mean: float
+    min: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Spread:
+        return cls(round(statistics.fmean(values), 2), min(values), max(values))
+
+
+@dataclass
+class SeatReport:
+    """How one seat fared: outright wins, wins shared with others, and its mean final score."""
+
+    seat: str
+    agent: str
+    wins: int
+    win_pct: float
+    shared_wins: int
+    mean_score: float
+
+
+@dataclass
+class Report:
+    """The balance report of `games` games played from seeds first_seed .. first_seed + games - 1.
+
+    Every game counts once: an outright win of one seat, a shared win (several winners) or no winner, so
+    `sum(seat.wins) + shared_wins + no_winner == games`.
+    """
+
+    game: str
+    players: int
+    games: int
+    first_seed: int
+    agents: list[str]
+    options: dict[str, Any]
+    seats: list[SeatReport]
+    shared_wins: int
+    no_winner: int
+    wins_by_agent: dict[str, int]
+    actions: Spread
+    turns: Spread
+    action_counts: dict[str, int]
+    never_taken: list[str]
+    pseudo_actions: list[str]
+    seconds: float = field(default=0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Tally:
+    wins: Counter[int] = field(default_factory=Counter)
+    shared: Counter[int] = field(default_factory=Counter)
+    score_sums: Counter[int] = field(default_factory=Counter)
+    shared_games: int = 0
+    no_winner: int = 0
+    lengths: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    used: Counter[str] = field(default_factory=Counter)
+
+
+def simulate(
+    game: Game,
+    n: int,
+    seed: int = 0,
+    agents: Sequence[str] = ("random",),
+    progress: bool = False,
+    max_actions: int = MAX_ACTIONS,
+) -> Report:
+    """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them."""
+    if n < 1:
+        raise ValueError("simulate needs at least one game")
+    names = list(agents) * game.players if len(agents) == 1 else list(agents)
+    tally = _Tally()
+    started = time.perf_counter()
+    seeds = tqdm(range(seed, seed + n), desc=game.id, unit="game", file=sys.stderr,
+                 disable=None if progress else True)
+    for s in seeds:
+        state, actions = play_game(game, s, make_agents(names, game.players), max_actions=max_actions)
+        winners = list(state.winners or [])
+        if not winners:
+            tally.no_winner += 1
+        elif len(winners) == 1:
+            tally.wins[int(winners[0])] += 1
+        else:
+            tally.shared_games += 1
+            tally.shared.update(int(w) for w in winners)
+        tally.score_sums.update({int(p): v for p, v in state.scores.items()})
+        tally.lengths.append(len(actions))
+        tally.turns.append(state.turn_no)
+        tally.used.update(a.name for a in actions if not a.partial)
+    return _report(game, n, seed, names, tally, time.perf_counter() - started)
+
+
+def pseudo_actions(game: Game) -> list[str]:
+    """Names the engine offers that no rule defines: `skip` and each `choose … until:` name."""
+    names = {step.until for phase in game.definition.phases for step in phase.steps if step.until}
+    return sorted(names | {SKIP})
+
+
+def _report(game: Game, n: int, seed: int, names: list[str], tally: _Tally, seconds: float) -> Report:
+    seats = [
+        SeatReport(seat=f"p{i + 1}", agent=names[i], wins=tally.wins[i],
+                   win_pct=round(100 * tally.wins[i] / n, 1), shared_wins=tally.shared[i],
+                   mean_score=round(tally.score_sums[i] / n, 2))
+        for i in range(game.players)
+    ]
+    by_agent: Counter[str] = Counter()
+    for seat in seats:
+        by_agent[seat.agent] += seat.wins
+    defined = list(game.definition.actions)
+    return Report(
+        game=game.id, players=game.players, games=n, first_seed=seed, agents=names, options=game.options,
+        seats=seats, shared_wins=tally.shared_games, no_winner=tally.no_winner, wins_by_agent=dict(by_agent),
+        actions=Spread.of(tally.lengths), turns=Spread.of(tally.turns),
+        action_counts=dict(tally.used.most_common()),
+        never_taken=[a for a in defined if not tally.used[a]],
+        pseudo_actions=pseudo_actions(game), seconds=round(seconds, 2),
+    )
+
+
+# ---------------------------------------------------------------- text
+
+
+def format_report(r: Report) -> str:
+    """The report as the few short tables a designer reads."""
+    last = r.first_seed + r.games - 1
+    options = ", ".join(f"{k}={v}" for k, v in r.options.items()) or "defaults"
+    lines = [
+        f"{r.game}: {r.games} game{'s' if r.games != 1 else ''}, {r.players} players, "
+        f"seeds {r.first_seed}..{last}, options {options} ({r.seconds:.1f} s)",
+        "",
+        "Wins by seat",
+        f"  {'seat':<5} {'agent':<10} {'wins':>6} {'%':>7} {'shared':>7} {'mean score':>11}",
+    ]
+    lines += [f"  {s.seat:<5} {s.agent:<10} {s.wins:>6} {s.win_pct:>6.1f}% {s.shared_wins:>7} "
+              f"{s.mean_score:>11.2f}" for s in r.seats]
+    lines.append(f"  shared wins: {r.shared_wins}   no winner: {r.no_winner}")
+    if len(r.wins_by_agent) > 1:
+        lines += ["", "Wins by agent"]
+        lines += [f"  {name:<10} {wins:>6}" for name, wins in r.wins_by_agent.items()]
+    lines += ["", "Game length"]
+    for label, spread in (("actions", r.actions), ("turns", r.turns)):
+        lines.append(f"  {label:<8} mean {spread.mean:>8.1f}   min {spread.min:>6}   max {spread.max:>6}")
+    lines += ["", "Actions never taken: " + (", ".join(r.never_taken) or "none")]
+    lines.append(f"  ({', '.join(r.pseudo_actions)}: pseudo-actions, not rules; not listed)")
+    return "\n".join(lines)
