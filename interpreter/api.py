@@ -48,21 +48,28 @@ def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnost
     except RulesError as err:
         return list(err.diagnostics)
     problems = validate(rules.data, rules.index, schema())
+    compiler = GameCompiler(rules.data, rules.index)
     try:
         spec = (rules.data.get("game") or {}).get("players") or {}
         n = players or int(spec.get("max", 2)) if isinstance(spec, dict) else 2
         options = resolve_options(rules.data, {}, rules.index)
-        GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, options)
+        compiler.compile(game_id(path_or_name), n, options)
     except RulesError as err:
         problems.extend(err.diagnostics)
     except (TypeError, ValueError, AttributeError, KeyError):
         if not problems:  # the schema let through a shape the compiler cannot read: our bug
             raise
+        problems.extend(compiler.sink.diagnostics)  # what the compiler found before it stumbled
     return _sorted(_unique(problems))
 
 
 def _unique(problems: list[Diagnostic]) -> list[Diagnostic]:
-    return list(dict.fromkeys(problems))
+    """One diagnostic per place: where the schema and the compiler see the same mistake, the first wins."""
+    seen: dict[tuple[str, int, int] | Diagnostic, Diagnostic] = {}
+    for d in problems:
+        key = (d.span.file, d.span.line, d.span.col) if d.span else d
+        seen.setdefault(key, d)
+    return list(seen.values())
 
 
 def _sorted(problems: list[Diagnostic]) -> list[Diagnostic]:

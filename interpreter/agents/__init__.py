@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from meeple.agents.base import Agent, PlayError
+from meeple.agents.base import Agent, GameStalled, GameTooLong, PlayError
 from meeple.agents.greedy import GreedyAgent
 from meeple.agents.random_agent import RandomAgent
 from meeple.api import Game
@@ -41,7 +41,8 @@ def play_game(
     """Play one game from `seed` to its end; seat i decides with its own `random.Random(seed * 1000 + i)`.
 
     `on_action(state, action)` is called after every action (to stream `state.log`, say). Raises PlayError
-    when the game has not ended after `max_actions` actions or stalls with nothing legal to do.
+    (GameTooLong) when the game has not ended after `max_actions` actions, or (GameStalled) when it stalls
+    with nothing legal to do.
     """
     if len(agents) != game.players:
         raise ValueError(f"{len(agents)} agents for a {game.players}-player game")
@@ -50,13 +51,17 @@ def play_game(
     actions: list[Action] = []
     while not state.is_over:
         if len(actions) >= max_actions:
-            raise PlayError(f"{game.id} (seed {seed}) did not end within {max_actions} actions "
-                            f"(turn {state.turn_no}, last action {actions[-1] if actions else 'none'})")
+            raise GameTooLong(
+                f"{game.id} (seed {seed}) did not end within {max_actions} actions "
+                f"(turn {state.turn_no}, last action {actions[-1] if actions else 'none'})"
+            )
         mover, legal = state.to_move, state.legal_actions()
         if mover is None or not legal:
-            raise PlayError(f"{game.id} (seed {seed}) stalled at turn {state.turn_no} after {len(actions)} "
-                            f"actions: the game is not over but {'no one' if mover is None else mover} "
-                            "has nothing legal to do")
+            raise GameStalled(
+                f"{game.id} (seed {seed}) stalled at turn {state.turn_no} after {len(actions)} "
+                f"actions: the game is not over but {'no one' if mover is None else mover} "
+                "has nothing legal to do"
+            )
         action = agents[mover].choose(state, legal, rngs[mover])
         state.apply(action)
         actions.append(action)
@@ -65,5 +70,15 @@ def play_game(
     return state, actions
 
 
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "MAX_ACTIONS", "PlayError", "RandomAgent", "make_agents",
-           "play_game"]
+__all__ = [
+    "AGENTS",
+    "Agent",
+    "GameStalled",
+    "GameTooLong",
+    "GreedyAgent",
+    "MAX_ACTIONS",
+    "PlayError",
+    "RandomAgent",
+    "make_agents",
+    "play_game",
+]

@@ -22,3 +22,11 @@ class Agent(Protocol):
 
 class PlayError(MeepleError):
     """A game could not be played to its end: it ran too long, or stalled with nothing legal to do."""
+
+
+class GameTooLong(PlayError):
+    """The game had not ended after the allowed number of actions."""
+
+
+class GameStalled(PlayError):
+    """The game is not over, yet no one has a legal action."""

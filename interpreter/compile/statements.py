@@ -34,6 +34,7 @@ class StmtCompiler:
         self.sym = ex.sym
         self.sink = ex.sink
         self.locate = locate
+        self.text = ""
 
     # ------------------------------------------------------------ blocks
 
@@ -95,6 +96,7 @@ class StmtCompiler:
         if node is None:
             return None
         self.ex.path = path
+        self.text = text
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is None:
             self.sink.at(path, node.pos, "syntax/not-a-statement", "an expression alone does nothing here",
@@ -220,12 +222,18 @@ class StmtCompiler:
             return None
         return lambda s, b: put(s, b, tuple(get(s, b) or ()) + (item(s, b),))
 
-    def check_kind(self, node: n.Node, kind: str) -> None:
+    def word_at(self, node: n.Node, word: str, after: int = 0) -> int:
+        """Where a bare word of a statement (a kind, an action name) starts inside its text."""
+        found = self.text.find(word, node.pos + after)
+        return found if found >= 0 else node.pos
+
+    def check_kind(self, node: n.Node, kind: str, after: int) -> None:
         if kind not in self.sym.piece_kinds:
-            self.sink.unknown(self.ex.path, node.pos, "piece kind", kind, self.sym.piece_kinds)
+            self.sink.unknown(self.ex.path, self.word_at(node, kind, after), "piece kind", kind,
+                              self.sym.piece_kinds)
 
     def s_Place(self, node: n.Place, scope: Scope) -> Run:
-        self.check_kind(node, node.kind)
+        self.check_kind(node, node.kind, len("place"))
         site, who = self.ex.expr(node.site, scope), self.player_or_me(node.owner, scope)
         extra = [(k.name, self.ex.expr(k.value, scope)) for k in node.fields]
         kind = node.kind
@@ -236,7 +244,7 @@ class StmtCompiler:
         return lambda s, b: s.remove(piece(s, b))
 
     def s_Replace(self, node: n.Replace, scope: Scope) -> Run:
-        self.check_kind(node, node.kind)
+        self.check_kind(node, node.kind, node.piece.end - node.pos)
         piece = self.ex.expr(node.piece, scope)
         who = self.e(node.owner, scope)
         kind = node.kind
@@ -269,7 +277,8 @@ class StmtCompiler:
     def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
         action = node.action
         if action not in self.sym.actions:
-            self.sink.unknown(self.ex.path, node.pos + len("grant "), "action", action, self.sym.actions)
+            self.sink.unknown(self.ex.path, self.word_at(node, action, len("grant")), "action", action,
+                              self.sym.actions)
         args = [(k.name, self.ex.expr(k.value, scope)) for k in node.args]
         times = self.e(node.times, scope) or const(1)
         by = self.e(node.by, scope)

@@ -52,4 +52,5 @@ class Sink:
         self.diagnostics.append(Diagnostic(code, message, span, hint))
 
     def unknown(self, path: Path, offset: int, what: str, name: str, candidates: Any) -> None:
-        self.at(path, offset, f"name/unknown-{what}", f"unknown {what} '{name}'", did_you_mean(name, candidates))
+        code = "name/unknown-" + what.replace(" ", "-")
+        self.at(path, offset, code, f"unknown {what} '{name}'", did_you_mean(name, candidates))

@@ -11,14 +11,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 import meeple
-from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, RandomAgent, make_agents, play_game
+from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
 from meeple.compile.expressions import RuleRuntimeError
-from meeple.errors import Diagnostic, IllegalActionError, RulesError, SourceSpan
+from meeple.errors import Diagnostic, IllegalActionError, RulesError
 from meeple.tools.explain import explain
-from meeple.tools.simulate import format_report, simulate
+from meeple.tools.simulate import format_report, playout_problems, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -61,10 +59,6 @@ def is_usage(d: Diagnostic) -> bool:
     return d.code.startswith("usage/") or (d.code.startswith("io/") and d.span is None)
 
 
-def runtime_diagnostic(err: RuleRuntimeError) -> Diagnostic:
-    return Diagnostic("rules/runtime", str(err), getattr(err, "span", None))
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -104,6 +98,7 @@ def option_value(text: str) -> Any:
 
 
 def option_pair(text: str) -> tuple[str, Any]:
+    """`NAME=VALUE`, the value read by `option_value`."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
@@ -114,8 +109,9 @@ def agent_list(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     unknown = [n for n in names if n not in AGENTS]
     if not names or unknown:
-        raise argparse.ArgumentTypeError(f"unknown agent '{unknown[0] if unknown else text}' "
-                                         f"(known: {', '.join(AGENTS)})")
+        raise argparse.ArgumentTypeError(
+            f"unknown agent '{unknown[0] if unknown else text}' (known: {', '.join(AGENTS)})"
+        )
     return names
 
 
@@ -148,8 +144,13 @@ def rule_files(paths: Sequence[str]) -> list[str]:
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in RULE_SUFFIXES and p.is_file()
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            found = sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix in RULE_SUFFIXES
+                and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
             if not found:
                 raise UsageError(f"no rule files (*.yaml) in '{given}'")
             files += [str(p) for p in found]
@@ -165,47 +166,11 @@ def check_file(path: str, args: argparse.Namespace) -> list[Diagnostic]:
     if len(found) == 1 and is_usage(found[0]):
         raise UsageError(found[0].message + (f" ({found[0].hint})" if found[0].hint else ""))
     if args.playouts and not any(d.severity == "error" for d in found):
-        found += playout_problems(path, args)
+        players = args.players or player_range(load_game(path, None))[1]
+        game = load_game(path, players)
+        progress = args.format == "text"
+        found += playout_problems(game, path, args.playouts, args.seed, args.max_actions, progress)
     return found
-
-
-def playout_problems(path: str, args: argparse.Namespace) -> list[Diagnostic]:
-    """Play random games at the file's largest table; each distinct failure once, with how often it came."""
-    game = load_game(path, None)
-    game = load_game(path, player_range(game)[1])
-    failures: dict[tuple[Any, ...], tuple[Diagnostic, int, int]] = {}
-    seeds = tqdm(range(args.seed, args.seed + args.playouts), desc=path, unit="game", file=sys.stderr,
-                 disable=None if args.format == "text" else True, leave=False)
-    for seed in seeds:
-        problem = playout(game, seed, args.max_actions)
-        if problem is not None:
-            key = (problem.code, problem.message, problem.span)
-            first = failures.get(key, (problem, 0, seed))
-            failures[key] = (first[0], first[1] + 1, first[2])
-            if problem.code == "playout/no-end":
-                break  # every further game would run just as long
-    return [
-        Diagnostic(d.code, f"random {game.players}-player playout failed (seed {first}"
-                   f"{f', and {count - 1} more of {args.playouts}' if count > 1 else ''}): {d.message}",
-                   d.span or SourceSpan(path, 1, 1), d.hint)
-        for d, count, first in failures.values()
-    ]
-
-
-def playout(game: meeple.Game, seed: int, max_actions: int) -> Diagnostic | None:
-    """None when a random game from `seed` ends normally; otherwise what went wrong."""
-    try:
-        play_game(game, seed, [RandomAgent() for _ in range(game.players)], max_actions=max_actions)
-    except RulesError as err:
-        return err.diagnostics[0] if err.diagnostics else Diagnostic("playout/crash", str(err))
-    except RuleRuntimeError as err:
-        return runtime_diagnostic(err)
-    except PlayError as err:
-        code = "playout/no-end" if "did not end" in str(err) else "playout/stalled"
-        return Diagnostic(code, str(err))
-    except Exception as err:  # a smoke test reports every failure as a finding, whatever its kind
-        return Diagnostic("playout/crash", f"{type(err).__name__}: {err}")
-    return None
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -254,14 +219,27 @@ def cmd_run(args: argparse.Namespace) -> int:
             print("\n".join(state.log))
             state.log.clear()
 
-    state, actions = play_game(game, args.seed, agents, max_actions=args.max_actions, log=stream,
-                               on_action=show_log if stream else None)
+    state, actions = play_game(
+        game,
+        args.seed,
+        agents,
+        max_actions=args.max_actions,
+        log=stream,
+        on_action=show_log if stream else None,
+    )
     if stream:
         show_log(state)
     names = [a.name for a in agents]
     if args.save:
-        record = {"game": args.game, "players": game.players, "seed": args.seed, "options": dict(args.option),
-                  "agents": names, "actions": [str(a) for a in actions], "final": json.loads(state.to_json())}
+        record = {
+            "game": args.game,
+            "players": game.players,
+            "seed": args.seed,
+            "options": dict(args.option),
+            "agents": names,
+            "actions": [str(a) for a in actions],
+            "final": json.loads(state.to_json()),
+        }
         Path(args.save).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(result_record(game, args.seed, names, state, len(actions)), indent=2))
@@ -270,10 +248,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     return OK
 
 
-def result_record(game: meeple.Game, seed: int, agents: list[str], state: meeple.State, n: int) -> dict[str, Any]:
+def result_record(
+    game: meeple.Game, seed: int, agents: list[str], state: meeple.State, n: int
+) -> dict[str, Any]:
     return {
-        "game": game.id, "players": game.players, "seed": seed, "options": game.options, "agents": agents,
-        "actions": n, "turns": state.turn_no, "scores": {str(p): v for p, v in state.scores.items()},
+        "game": game.id,
+        "players": game.players,
+        "seed": seed,
+        "options": game.options,
+        "agents": agents,
+        "actions": n,
+        "turns": state.turn_no,
+        "scores": {str(p): v for p, v in state.scores.items()},
         "winners": [str(p) for p in state.winners or []],
     }
 
@@ -282,7 +268,8 @@ def print_result(state: meeple.State, agents: list[str], n: int, lead: str = "")
     winners = list(state.winners or [])
     print(f"{lead}Final scores after {plural(n, 'action')} and {plural(state.turn_no, 'turn')}:")
     for p, score in state.scores.items():
-        print(f"  {p!s:<4} {agents[p] if p < len(agents) else '':<8} {score:>4}{'  winner' if p in winners else ''}")
+        agent = agents[p] if p < len(agents) else ""
+        print(f"  {p!s:<4} {agent:<8} {score:>4}{'  winner' if p in winners else ''}")
     if not winners:
         print("No winner.")
     else:
@@ -298,10 +285,14 @@ def read_record(path: str) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UsageError(f"'{path}' is not a saved game (JSON): {err}") from None
     shapes = {"game": str, "seed": int, "actions": list}
-    wrong = [k for k, kind in shapes.items() if not isinstance(record, dict) or not isinstance(record.get(k), kind)]
+    wrong = [
+        k for k, kind in shapes.items() if not isinstance(record, dict) or not isinstance(record.get(k), kind)
+    ]
     if wrong:
-        raise UsageError(f"'{path}' is not a saved game: needs {', '.join(wrong)} "
-                         "(game: a name or path, seed: a whole number, actions: a list)")
+        raise UsageError(
+            f"'{path}' is not a saved game: needs {', '.join(wrong)} "
+            "(game: a name or path, seed: a whole number, actions: a list)"
+        )
     return record
 
 
@@ -316,15 +307,19 @@ def record_game(record: dict[str, Any], path: str) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
-    game = load_game(record_game(record, args.file), record.get("players"), (record.get("options") or {}).items())
+    game = load_game(
+        record_game(record, args.file), record.get("players"), (record.get("options") or {}).items()
+    )
     state = game.new_game(seed=int(record["seed"]))
     for i, text in enumerate(record["actions"], 1):
         try:
             state.apply(str(text))
         except IllegalActionError as err:
             raise Problem(f"action {i} of {len(record['actions'])} does not replay: {err}") from None
-    print(f"Replayed {plural(len(record['actions']), 'action')} of {game.id} "
-          f"({game.players} players, seed {record['seed']}).")
+    print(
+        f"Replayed {plural(len(record['actions']), 'action')} of {game.id} "
+        f"({game.players} players, seed {record['seed']})."
+    )
     print_result(state, list(record.get("agents") or []), len(record["actions"]))
     if not state.is_over:
         print("Note: the game is not over after these actions.")
@@ -347,8 +342,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     seat_agents(args.agents, game.players)
-    report = simulate(game, args.n, args.seed, args.agents, progress=not args.no_progress,
-                      max_actions=args.max_actions)
+    report = simulate(
+        game, args.n, args.seed, args.agents, progress=not args.no_progress, max_actions=args.max_actions
+    )
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
     return OK
 
@@ -381,9 +377,12 @@ Run `meeple COMMAND --help` for a command's options."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="meeple", description="Board games as rules-as-data: check, play, "
-                                     "simulate and explain rule files.", epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="meeple",
+        description="Board games as rules-as-data: check, play, simulate and explain rule files.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"meeple {version()}")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     common = argparse.ArgumentParser(add_help=False)
@@ -396,34 +395,54 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_game(p: argparse.ArgumentParser, players_help: str = "number of players (default: the game's minimum)",
-             ) -> None:
-    p.add_argument("game", metavar="GAME", help="a rule file, or the name of a seed game (climbers_of_verdon)")
-    p.add_argument("-p", "--players", type=positive_int, metavar="N", help=players_help)
-    p.add_argument("-o", "--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE",
-                   help="set a game option, e.g. -o target_vp=10 (repeatable)")
+HELP = {
+    "game": "a rule file, or the name of a seed game such as climbers_of_verdon",
+    "option": "set a game option, e.g. -o target_vp=10 (repeatable)",
+    "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)} (default: %(default)s)",
+    "max-actions": "give up on a game after N actions (default: %(default)s)",
+    "format": "text with source lines (default), a JSON list, or GitHub Actions annotations",
+    "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
+    "playouts": "also play N random games of each clean file (at its largest player count)",
+}
+
+
+def add_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", help=HELP["game"])
+    p.add_argument(
+        "-p", "--players", type=positive_int, metavar="N", help="players (default: the game's minimum)"
+    )
+    p.add_argument(
+        "-o",
+        "--option",
+        type=option_pair,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help=HELP["option"],
+    )
 
 
 def add_play(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-s", "--seed", type=int, default=1, help="random seed (default: 1)")
-    p.add_argument("-a", "--agents", type=agent_list, default=["random"], metavar="A[,A…]",
-                   help=f"one agent for every seat, or one per seat; known: {', '.join(AGENTS)} "
-                   "(default: random)")
-    p.add_argument("--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N",
-                   help=f"give up on a game after N actions (default: {MAX_ACTIONS})")
+    p.add_argument("-s", "--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    p.add_argument("-a", "--agents", type=agent_list, default="random", metavar="A[,A…]", help=HELP["agents"])
+    p.add_argument(
+        "--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N", help=HELP["max-actions"]
+    )
 
 
 def add_check(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="rule files, or folders holding them")
-    p.add_argument("--format", choices=("text", "json", "github"), default="text",
-                   help="text with source lines (default), a JSON list, or GitHub Actions annotations")
-    p.add_argument("--playouts", type=at_least(0), default=0, metavar="N",
-                   help="also play N random games of each clean file at its largest player count")
-    p.add_argument("-p", "--players", type=positive_int, metavar="N",
-                   help="compile for N players (default: the file's maximum)")
-    p.add_argument("-s", "--seed", type=int, default=1, help="first seed of the playouts (default: 1)")
-    p.add_argument("--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N",
-                   help=f"a playout longer than N actions is an error (default: {MAX_ACTIONS})")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text", help=HELP["format"])
+    p.add_argument("--playouts", type=at_least(0), default=0, metavar="N", help=HELP["playouts"])
+    p.add_argument(
+        "-p", "--players", type=positive_int, metavar="N", help="players (default: the file's maximum)"
+    )
+    p.add_argument(
+        "-s", "--seed", type=int, default=1, help="first seed of the playouts (default: %(default)s)"
+    )
+    p.add_argument(
+        "--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N", help=HELP["max-actions"]
+    )
 
 
 def add_run(p: argparse.ArgumentParser) -> None:
@@ -437,8 +456,7 @@ def add_run(p: argparse.ArgumentParser) -> None:
 def add_simulate(p: argparse.ArgumentParser) -> None:
     add_game(p)
     add_play(p)
-    p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N",
-                   help="number of games, seeds SEED..SEED+N-1 (default: 100)")
+    p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N", help=HELP["games"])
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -447,7 +465,8 @@ def add_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
 
 
-COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str, Callable[[argparse.ArgumentParser], None]]] = {
+Handler = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None]]] = {
     "check": (cmd_check, "report every problem in rule files", add_check),
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
@@ -490,9 +509,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             traceback.print_exc()
         else:
-            print(f"meeple {args.command}: internal error: {type(err).__name__}: {err}\n"
-                  "This is a bug in meeple, not in your rules; run again with --debug for the traceback.",
-                  file=sys.stderr)
+            print(
+                f"meeple {args.command}: internal error: {type(err).__name__}: {err}\n"
+                "This is a bug in meeple, not in your rules; run again with --debug for the traceback.",
+                file=sys.stderr,
+            )
         return USAGE
 
 

@@ -47,8 +47,10 @@ def _flow(game: Game, data: dict[str, Any]) -> str:
     lines = ["Flow"]
     for i, phase in enumerate(game.definition.phases, 1):
         src = sources.get(phase.name) or {}
-        lines.append(f"  {i}. {phase.name}: {TURN_ORDERS.get(phase.turns, phase.turns)}, {_repeat(phase, src)}")
-        steps_src = src.get("do") if isinstance(src.get("do"), list) else []
+        lines.append(
+            f"  {i}. {phase.name}: {TURN_ORDERS.get(phase.turns, phase.turns)}, {_repeat(phase, src)}"
+        )
+        steps_src: list[Any] = src["do"] if isinstance(src.get("do"), list) else []
         for k, step in enumerate(phase.steps):
             step_src = steps_src[k] if len(steps_src) == len(phase.steps) else None
             lines += _step(step, step_src)
@@ -56,8 +58,11 @@ def _flow(game: Game, data: dict[str, Any]) -> str:
 
 
 def _repeat(phase: PhaseDef, src: dict[str, Any]) -> str:
-    for key, words in (("times", "repeated {} times"), ("until", "repeated until {}"),
-                       ("while", "repeated while {}")):
+    for key, words in (
+        ("times", "repeated {} times"),
+        ("until", "repeated until {}"),
+        ("while", "repeated while {}"),
+    ):
         if key in src:
             return words.format(_one_line(src[key]))
     return "repeated until the game ends" if phase.repeat else "once"
@@ -101,8 +106,11 @@ def _actions(game: Game, data: dict[str, Any]) -> str:
     sources = data.get("actions") or {}
     lines = [f"Actions ({len(game.definition.actions)}; stepwise ones are decided one parameter at a time)"]
     for name, action in game.definition.actions.items():
-        where = f"chosen in {', '.join(dict.fromkeys(chosen_in[name]))}" if name in chosen_in \
+        where = (
+            f"chosen in {', '.join(dict.fromkeys(chosen_in[name]))}"
+            if name in chosen_in
             else "granted by effects"
+        )
         lines.append(f"  {name:<16} {'stepwise' if action.stepwise else 'atomic':<9} {where}")
         lines += _action_rows(action, sources.get(name) or {})
     until = sorted({s.until for p in game.definition.phases for s in p.steps if s.until})
@@ -112,7 +120,7 @@ def _actions(game: Game, data: dict[str, Any]) -> str:
 
 
 def _action_rows(action: ActionDef, src: dict[str, Any]) -> list[str]:
-    params = src.get("params") if isinstance(src.get("params"), dict) else {}
+    params: dict[str, Any] = src["params"] if isinstance(src.get("params"), dict) else {}
     rows = []
     for p in action.params:
         if p.domain is None:
@@ -137,14 +145,21 @@ def _end(data: dict[str, Any]) -> str:
         rows.append(("score", _one_line(scoring["score"])))
     for name, award in (scoring.get("awards") or {}).items():
         if isinstance(award, dict):
-            rows.append(("award", f"{name}: {award.get('points')} points for the most "
-                         f"{_one_line(award.get('measure'))}, at least {award.get('min')}"))
+            rows.append(
+                (
+                    "award",
+                    f"{name}: {award.get('points')} points for the most "
+                    f"{_one_line(award.get('measure'))}, at least {award.get('min')}",
+                )
+            )
     if end.get("win"):
         check = f" (checked on: {end['check']})" if end.get("check") else ""
         rows.append(("win", _one_line(end["win"]) + check))
     if not rows:
         return ""
-    return "\n".join(["End"] + [ln for label, text in rows for ln in _wrap(f"{label:<12} {text}", "  ", " " * 15)])
+    return "\n".join(
+        ["End"] + [ln for label, text in rows for ln in _wrap(f"{label:<12} {text}", "  ", " " * 15)]
+    )
 
 
 # ---------------------------------------------------------------- text helpers
@@ -155,5 +170,6 @@ def _one_line(value: Any) -> str:
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
-                         break_on_hyphens=False) or [first.rstrip()]
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    ) or [first.rstrip()]

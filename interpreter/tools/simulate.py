@@ -1,4 +1,4 @@
-"""Play many games and report on balance: wins by seat and by agent, game length, actions never taken."""
+"""Play many games: a balance report (wins by seat and agent, length, actions never taken), smoke playouts."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from meeple.agents import MAX_ACTIONS, make_agents, play_game
+from meeple.agents import MAX_ACTIONS, GameTooLong, PlayError, RandomAgent, make_agents, play_game
 from meeple.api import Game
+from meeple.compile.expressions import RuleRuntimeError
+from meeple.errors import Diagnostic, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
 
 
@@ -97,8 +99,9 @@ def simulate(
     names = list(agents) * game.players if len(agents) == 1 else list(agents)
     tally = _Tally()
     started = time.perf_counter()
-    seeds = tqdm(range(seed, seed + n), desc=game.id, unit="game", file=sys.stderr,
-                 disable=None if progress else True)
+    seeds = tqdm(
+        range(seed, seed + n), desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True
+    )
     for s in seeds:
         state, actions = play_game(game, s, make_agents(names, game.players), max_actions=max_actions)
         winners = list(state.winners or [])
@@ -124,9 +127,14 @@ def pseudo_actions(game: Game) -> list[str]:
 
 def _report(game: Game, n: int, seed: int, names: list[str], tally: _Tally, seconds: float) -> Report:
     seats = [
-        SeatReport(seat=f"p{i + 1}", agent=names[i], wins=tally.wins[i],
-                   win_pct=round(100 * tally.wins[i] / n, 1), shared_wins=tally.shared[i],
-                   mean_score=round(tally.score_sums[i] / n, 2))
+        SeatReport(
+            seat=f"p{i + 1}",
+            agent=names[i],
+            wins=tally.wins[i],
+            win_pct=round(100 * tally.wins[i] / n, 1),
+            shared_wins=tally.shared[i],
+            mean_score=round(tally.score_sums[i] / n, 2),
+        )
         for i in range(game.players)
     ]
     by_agent: Counter[str] = Counter()
@@ -134,12 +142,22 @@ def _report(game: Game, n: int, seed: int, names: list[str], tally: _Tally, seco
         by_agent[seat.agent] += seat.wins
     defined = list(game.definition.actions)
     return Report(
-        game=game.id, players=game.players, games=n, first_seed=seed, agents=names, options=game.options,
-        seats=seats, shared_wins=tally.shared_games, no_winner=tally.no_winner, wins_by_agent=dict(by_agent),
-        actions=Spread.of(tally.lengths), turns=Spread.of(tally.turns),
+        game=game.id,
+        players=game.players,
+        games=n,
+        first_seed=seed,
+        agents=names,
+        options=game.options,
+        seats=seats,
+        shared_wins=tally.shared_games,
+        no_winner=tally.no_winner,
+        wins_by_agent=dict(by_agent),
+        actions=Spread.of(tally.lengths),
+        turns=Spread.of(tally.turns),
         action_counts=dict(tally.used.most_common()),
         never_taken=[a for a in defined if not tally.used[a]],
-        pseudo_actions=pseudo_actions(game), seconds=round(seconds, 2),
+        pseudo_actions=pseudo_actions(game),
+        seconds=round(seconds, 2),
     )
 
 
@@ -157,8 +175,10 @@ def format_report(r: Report) -> str:
         "Wins by seat",
         f"  {'seat':<5} {'agent':<10} {'wins':>6} {'%':>7} {'shared':>7} {'mean score':>11}",
     ]
-    lines += [f"  {s.seat:<5} {s.agent:<10} {s.wins:>6} {s.win_pct:>6.1f}% {s.shared_wins:>7} "
-              f"{s.mean_score:>11.2f}" for s in r.seats]
+    lines += [
+        f"  {s.seat:<5} {s.agent:<10} {s.wins:>6} {s.win_pct:>6.1f}% {s.shared_wins:>7} {s.mean_score:>11.2f}"
+        for s in r.seats
+    ]
     lines.append(f"  shared wins: {r.shared_wins}   no winner: {r.no_winner}")
     if len(r.wins_by_agent) > 1:
         lines += ["", "Wins by agent"]
@@ -169,3 +189,53 @@ def format_report(r: Report) -> str:
     lines += ["", "Actions never taken: " + (", ".join(r.never_taken) or "none")]
     lines.append(f"  ({', '.join(r.pseudo_actions)}: pseudo-actions, not rules; not listed)")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- smoke playouts (meeple check --playouts)
+
+
+def playout_problems(
+    game: Game, path: str, n: int, seed: int = 1, max_actions: int = MAX_ACTIONS, progress: bool = False
+) -> list[Diagnostic]:
+    """Play `n` random games; each distinct failure once, saying in how many games it came."""
+    failures: dict[tuple[Any, ...], tuple[Diagnostic, int, int]] = {}
+    seeds = range(seed, seed + n)
+    for s in tqdm(
+        seeds, desc=path, unit="game", file=sys.stderr, disable=None if progress else True, leave=False
+    ):
+        problem = playout(game, s, max_actions)
+        if problem is not None:
+            d, count, first = failures.get((problem.code, problem.message, problem.span), (problem, 0, s))
+            failures[(problem.code, problem.message, problem.span)] = (d, count + 1, first)
+            if problem.code == "playout/no-end":
+                break  # every further game would run just as long
+    return [
+        Diagnostic(
+            d.code,
+            f"random {game.players}-player playout failed (seed {first}"
+            f"{f', and {count - 1} more of {n}' if count > 1 else ''}): {d.message}",
+            d.span or SourceSpan(path, 1, 1),
+            d.hint,
+        )
+        for d, count, first in failures.values()
+    ]
+
+
+def playout(game: Game, seed: int, max_actions: int = MAX_ACTIONS) -> Diagnostic | None:
+    """None when a random game from `seed` ends normally; otherwise what went wrong."""
+    try:
+        play_game(game, seed, [RandomAgent() for _ in range(game.players)], max_actions=max_actions)
+    except RulesError as err:
+        return err.diagnostics[0] if err.diagnostics else Diagnostic("playout/crash", str(err))
+    except RuleRuntimeError as err:
+        return runtime_diagnostic(err)
+    except PlayError as err:
+        return Diagnostic("playout/no-end" if isinstance(err, GameTooLong) else "playout/stalled", str(err))
+    except Exception as err:  # a smoke test reports every failure as a finding, whatever its kind
+        return Diagnostic("playout/crash", f"{type(err).__name__}: {err}")
+    return None
+
+
+def runtime_diagnostic(err: RuleRuntimeError) -> Diagnostic:
+    """A rule that failed while running, at the place the rule is written when the engine knows it."""
+    return Diagnostic("rules/runtime", str(err), getattr(err, "span", None))
