@@ -62,8 +62,10 @@ def main() -> None:
     load = compile_seconds()
     games, acts, length = meeple_playouts(args.n, args.players)
     print(f"load+check+compile: {load * 1000:.0f} ms (bar: 300 ms, ratio {load / 0.3:.2f})")
-    print(f"meeple Verdon, {args.players} random players: {games:.2f} games/s, {acts:,.0f} actions/s, "
-          f"{length:.0f} actions/game")
+    print(
+        f"meeple Verdon, {args.players} random players: {games:.2f} games/s, {acts:,.0f} actions/s, "
+        f"{length:.0f} actions/game"
+    )
     baseline = catanatron_playouts(args.n)
     if baseline is None:
         print("catanatron not installed: no same-process baseline (pip install catanatron)")

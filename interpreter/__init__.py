@@ -6,6 +6,17 @@ from meeple.runtime.state import State
 from meeple.values import Action, Bundle, Player
 
 __all__ = [
-    "Action", "Bundle", "Game", "IllegalActionError", "InternalError", "MeepleError", "Player", "RulesError",
-    "State", "check", "load", "replay", "schema",
+    "Action",
+    "Bundle",
+    "Game",
+    "IllegalActionError",
+    "InternalError",
+    "MeepleError",
+    "Player",
+    "RulesError",
+    "State",
+    "check",
+    "load",
+    "replay",
+    "schema",
 ]

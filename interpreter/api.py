@@ -126,8 +126,10 @@ def setup_state(s: State) -> None:
     g = s.game
     sym = g.sym
     s.gv = {k: _frozen(v) for k, v in sym.game_vars.items()}
-    s.pv = [{**{r: 0 for r in sym.resources}, **{k: _frozen(v) for k, v in sym.player_vars.items()}}
-            for _ in s.players]
+    s.pv = [
+        {**{r: 0 for r in sym.resources}, **{k: _frozen(v) for k, v in sym.player_vars.items()}}
+        for _ in s.players
+    ]
     s.tv = dict(sym.turn_vars)
     s.supply = [dict(g.supply) for _ in s.players]
     for zone in g.zones:
@@ -148,8 +150,14 @@ def lay_out(s: State, step: Any) -> None:
         bag = list(step.bag)
         s.rng.shuffle(bag)
         if len(bag) != len(sites):
-            raise RulesError([Diagnostic("rules/layout-count",
-                                         f"{len(bag)} values for {len(sites)} sites in layout '{step.field}'")])
+            raise RulesError(
+                [
+                    Diagnostic(
+                        "rules/layout-count",
+                        f"{len(bag)} values for {len(sites)} sites in layout '{step.field}'",
+                    )
+                ]
+            )
         for site, value in zip(sites, bag):
             s.sites[site] = {**s.sites[site], step.field: value}
     if step.at:
@@ -170,8 +178,15 @@ def load(path_or_name: str | Path, players: int | None = None, options: dict[str
     lo, hi = int(spec.get("min", 1)), int(spec.get("max", 8))
     n = players if players is not None else lo
     if not lo <= n <= hi:
-        raise RulesError([Diagnostic("usage/players", f"{game_id(path_or_name)} is for {lo} to {hi} players, "
-                                     f"not {n}", rules.index.nearest_span(("game", "players")))])
+        raise RulesError(
+            [
+                Diagnostic(
+                    "usage/players",
+                    f"{game_id(path_or_name)} is for {lo} to {hi} players, not {n}",
+                    rules.index.nearest_span(("game", "players")),
+                )
+            ]
+        )
     opts = resolve_options(rules.data, dict(options or {}), rules.index)
     definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
     return Game(definition, rules)

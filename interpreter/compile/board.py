@@ -65,8 +65,11 @@ def hex_board(radius: int) -> Board:
     board.ends.update(topo.ends_of_side)
     board.side_between.update(topo.side_between)
     board.collections.update(
-        tiles=topo.tiles, corners=topo.corners, sides=topo.sides,
-        border_sides=topo.border_sides, border_corners=topo.border_corners,
+        tiles=topo.tiles,
+        corners=topo.corners,
+        sides=topo.sides,
+        border_sides=topo.border_sides,
+        border_corners=topo.border_corners,
     )
     board.xy.update(topo.tile_xy)
     board.xy.update(topo.corner_xy)
@@ -97,6 +100,8 @@ def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sin
         if at and len(at) != len(values):
             sink.at(where, None, "rules/layout-mismatch", f"{len(at)} positions but {len(values)} values")
         if not bag and not at:
-            sink.at(where, None, "rules/layout-empty", "a layout step needs `shuffle:` or `at:` with `values:`")
+            sink.at(
+                where, None, "rules/layout-empty", "a layout step needs `shuffle:` or `at:` with `values:`"
+            )
         steps.append(LayoutDef(str(step.get("set")), on, bag, at, values, step.get("rotate") == "random"))
     return steps

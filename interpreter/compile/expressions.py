@@ -22,20 +22,34 @@ class RuleRuntimeError(Exception):
 
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-    "//": operator.floordiv, "%": operator.mod,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
 }
 _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-    ">=": operator.ge, "in": lambda a, b: b is not None and a in b,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "in": lambda a, b: b is not None and a in b,
     "not in": lambda a, b: b is None or a not in b,
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
 BUILTIN_READS = {
-    "pieces": {"pieces"}, "pieces_at": {"pieces"}, "supply": {"pieces"},
-    "award_points": {"awards"}, "holder": {"awards"}, "pick": {"rng"}, "sample": {"rng"},
+    "pieces": {"pieces"},
+    "pieces_at": {"pieces"},
+    "supply": {"pieces"},
+    "award_points": {"awards"},
+    "holder": {"awards"},
+    "pick": {"rng"},
+    "sample": {"rng"},
 }
 ANY_FIELD = {"pv", "pieces", "sites", "zones"}
 _MISSING = object()
@@ -190,8 +204,18 @@ class ExprCompiler:
     def known_names(self, scope: Scope) -> list[str]:
         sym = self.sym
         return [
-            *scope, *sym.game_vars, *sym.zones, *sym.tables, *sym.constants, *sym.definitions,
-            *sym.resources, *sym.defs, *BUILTINS, "players", "turn", "option",
+            *scope,
+            *sym.game_vars,
+            *sym.zones,
+            *sym.tables,
+            *sym.constants,
+            *sym.definitions,
+            *sym.resources,
+            *sym.defs,
+            *BUILTINS,
+            "players",
+            "turn",
+            "option",
         ]
 
     def c_Attr(self, node: n.Attr, scope: Scope) -> Fn:
@@ -248,7 +272,11 @@ class ExprCompiler:
         """The type of the items of a collection expression, when it can be told statically."""
         if isinstance(node, n.Name) and node.id == "players":
             return "player"
-        if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in ("pieces", "pieces_at"):
+        if (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id in ("pieces", "pieces_at")
+        ):
             return "piece"
         if isinstance(node, n.ListComp):
             inner = dict(scope)
@@ -335,8 +363,11 @@ class ExprCompiler:
 
     def c_GenCall(self, node: n.GenCall, scope: Scope) -> Fn:
         if not isinstance(node.func, n.Name) or node.func.id not in _AGGREGATES:
-            self.error(node, "type/not-aggregate", "a generator argument needs an aggregate: " +
-                       ", ".join(sorted(_AGGREGATES)))
+            self.error(
+                node,
+                "type/not-aggregate",
+                "a generator argument needs an aggregate: " + ", ".join(sorted(_AGGREGATES)),
+            )
             return const(None)
         fn = BUILTINS[node.func.id]
         gen = self.generator(node.elt, node.comps, scope)
@@ -399,7 +430,7 @@ class ExprCompiler:
         left = self.expr(node.left, scope)
         pairs = [(_CMPOPS[op], self.expr(r, scope)) for op, r in zip(node.ops, node.rights)]
         if len(pairs) == 1:
-            (op, right), = pairs
+            ((op, right),) = pairs
             if node.ops[0] == "==":
                 if is_const(right):
                     value = right.const  # type: ignore[attr-defined]

@@ -36,13 +36,24 @@ def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIn
     problems = []
     for name, value in given.items():
         if name not in spec:
-            problems.append(Diagnostic("usage/unknown-option", f"unknown option '{name}'",
-                                       index.nearest_span(("game", "options")), did_you_mean(name, spec)))
+            problems.append(
+                Diagnostic(
+                    "usage/unknown-option",
+                    f"unknown option '{name}'",
+                    index.nearest_span(("game", "options")),
+                    did_you_mean(name, spec),
+                )
+            )
             continue
         lo, hi = spec[name].get("min"), spec[name].get("max")
         if isinstance(value, int) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
-            problems.append(Diagnostic("usage/option-range", f"option '{name}' must be within {lo}..{hi}",
-                                       index.nearest_span(("game", "options", name))))
+            problems.append(
+                Diagnostic(
+                    "usage/option-range",
+                    f"option '{name}' must be within {lo}..{hi}",
+                    index.nearest_span(("game", "options", name)),
+                )
+            )
         options[name] = value
     if problems:
         raise RulesError(problems)
@@ -87,12 +98,17 @@ class GameCompiler:
         sym.turn_vars = plain(dict(scopes.get("turn") or {}))
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
-        sym.awards = set(((d.get("scoring") or {}).get("awards") or {}))
+        sym.awards = set((d.get("scoring") or {}).get("awards") or {})
         for key in d.get("defs") or {}:
             m = _DEF_HEAD.match(str(key))
             if not m:
-                self.sink.at(("defs", key), None, "syntax/def-head", f"bad definition head '{key}'",
-                             "write name(param, …)")
+                self.sink.at(
+                    ("defs", key),
+                    None,
+                    "syntax/def-head",
+                    f"bad definition head '{key}'",
+                    "write name(param, …)",
+                )
                 continue
             params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
             sym.defs[m.group(1)] = params
@@ -101,8 +117,12 @@ class GameCompiler:
 
     def check_clashes(self) -> None:
         taken: dict[str, str] = {}
-        groups = {"resource": self.sym.resources, "definition": self.sym.definitions,
-                  "def": self.sym.defs, "game variable": self.sym.game_vars}
+        groups = {
+            "resource": self.sym.resources,
+            "definition": self.sym.definitions,
+            "def": self.sym.defs,
+            "game variable": self.sym.game_vars,
+        }
         for what, names in groups.items():
             for name in names:
                 if name in taken and taken[name] != what:
@@ -146,7 +166,9 @@ class GameCompiler:
                 continue
             seen.add(item)
             if item.startswith("def:"):
-                todo.extend(self.def_reads.get(item[4:], {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"}))
+                todo.extend(
+                    self.def_reads.get(item[4:], {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"})
+                )
             else:
                 out.add(item)
         return out
@@ -190,8 +212,15 @@ class GameCompiler:
                 cost = self.ex.expr(node, scope)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
-        return ActionDef(name, tuple(params), tuple(tuple(c) for c in checks), cost, cost_level, effect,
-                         bool(spec.get("stepwise")))
+        return ActionDef(
+            name,
+            tuple(params),
+            tuple(tuple(c) for c in checks),
+            cost,
+            cost_level,
+            effect,
+            bool(spec.get("stepwise")),
+        )
 
     def flow(self) -> tuple[PhaseDef, ...]:
         phases = []
@@ -199,12 +228,20 @@ class GameCompiler:
             where = ("flow", i)
             turns = ph.get("turns", "clockwise")
             if turns not in TURN_ORDERS:
-                self.sink.at((*where, "turns"), None, "name/unknown-turn-order", f"unknown turn order '{turns}'",
-                             did_you_mean(turns, TURN_ORDERS))
+                self.sink.at(
+                    (*where, "turns"),
+                    None,
+                    "name/unknown-turn-order",
+                    f"unknown turn order '{turns}'",
+                    did_you_mean(turns, TURN_ORDERS),
+                )
             steps = [self.step(st, (*where, "do", j)) for j, st in enumerate(ph.get("do") or [])]
             until = self.ex.compile(ph["until"], (*where, "until"), {}) if "until" in ph else None
-            phases.append(PhaseDef(str(ph.get("phase", f"phase{i + 1}")), turns, bool(ph.get("repeat")),
-                                   tuple(steps), until))
+            phases.append(
+                PhaseDef(
+                    str(ph.get("phase", f"phase{i + 1}")), turns, bool(ph.get("repeat")), tuple(steps), until
+                )
+            )
         return tuple(phases)
 
     def step(self, st: dict[str, Any], where: tuple[Any, ...]) -> StepDef:
@@ -214,8 +251,13 @@ class GameCompiler:
         names = st.get("choose") or []
         for k, nm in enumerate(names):
             if nm not in self.sym.actions:
-                self.sink.at((*where, "choose", k), None, "name/unknown-action", f"unknown action '{nm}'",
-                             did_you_mean(str(nm), self.sym.actions))
+                self.sink.at(
+                    (*where, "choose", k),
+                    None,
+                    "name/unknown-action",
+                    f"unknown action '{nm}'",
+                    did_you_mean(str(nm), self.sym.actions),
+                )
         return StepDef("choose", actions=tuple(names), until=st.get("until"))
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:
@@ -225,8 +267,9 @@ class GameCompiler:
         awards = []
         for name, a in (sc.get("awards") or {}).items():
             self.ex.reads = set()
-            measure = self.ex.compile(a.get("measure", "0"), ("scoring", "awards", name, "measure"),
-                                      {"p": "player"})
+            measure = self.ex.compile(
+                a.get("measure", "0"), ("scoring", "awards", name, "measure"), {"p": "player"}
+            )
             reads = tuple(sorted(self.expand_reads(self.ex.reads)))
             awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
@@ -238,7 +281,9 @@ class GameCompiler:
             spec = spec or {}
             fill: tuple[tuple[str, int], ...] = ()
             if spec.get("fill") == "cards":
-                fill = tuple((c, int((s or {}).get("count", 1))) for c, s in (comp.get("cards") or {}).items())
+                fill = tuple(
+                    (c, int((s or {}).get("count", 1))) for c, s in (comp.get("cards") or {}).items()
+                )
             out.append(ZoneDef(name, spec.get("per") == "player", spec.get("visibility", "all"), fill))
         return tuple(out)
 
@@ -265,10 +310,24 @@ class GameCompiler:
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         game = GameDef(
-            id=game_id, name=str((d.get("game") or {}).get("name", game_id)), players=players,
-            options=options, sym=self.sym, board=board, layout=layout, setup=setup, actions=actions,
-            phases=phases, score=score, awards=awards, win=win, win_check=str(end.get("check", "own_turn")),
-            zones=self.zones(), supply=supply, defs=self.defs, index=self.index,
+            id=game_id,
+            name=str((d.get("game") or {}).get("name", game_id)),
+            players=players,
+            options=options,
+            sym=self.sym,
+            board=board,
+            layout=layout,
+            setup=setup,
+            actions=actions,
+            phases=phases,
+            score=score,
+            awards=awards,
+            win=win,
+            win_check=str(end.get("check", "own_turn")),
+            zones=self.zones(),
+            supply=supply,
+            defs=self.defs,
+            index=self.index,
         )
         return game
 

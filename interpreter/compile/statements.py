@@ -99,8 +99,13 @@ class StmtCompiler:
         self.text = text
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is None:
-            self.sink.at(path, node.pos, "syntax/not-a-statement", "an expression alone does nothing here",
-                         "start with gain, pay, set, place, grant, …")
+            self.sink.at(
+                path,
+                node.pos,
+                "syntax/not-a-statement",
+                "an expression alone does nothing here",
+                "start with gain, pay, set, place, grant, …",
+            )
             return None
         run: Run = method(node, scope)
         return self.guarded(run, path, node.pos)
@@ -159,8 +164,9 @@ class StmtCompiler:
                 return lambda s, b, v: s.set_var("tv", name, v)
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
-                self.sink.unknown(self.ex.path, target.end - len(name), "player field", name,
-                                  sym.player_fields())
+                self.sink.unknown(
+                    self.ex.path, target.end - len(name), "player field", name, sym.player_fields()
+                )
             return lambda s, b, v: s.set_field(obj(s, b), name, v)
         self.ex.error(target, "type/not-assignable", "cannot assign to this")
         return None
@@ -207,8 +213,13 @@ class StmtCompiler:
         def aug(s: Any, b: dict[str, Any]) -> None:
             current, delta = get(s, b), value(s, b)
             if isinstance(current, tuple):
-                put(s, b, current + tuple(units(delta)) if sign > 0 else
-                    tuple(x for x in current if x not in set(units(delta))))
+                put(
+                    s,
+                    b,
+                    current + tuple(units(delta))
+                    if sign > 0
+                    else tuple(x for x in current if x not in set(units(delta))),
+                )
             else:
                 put(s, b, current + delta if sign > 0 else current - delta)
 
@@ -229,8 +240,9 @@ class StmtCompiler:
 
     def check_kind(self, node: n.Node, kind: str, after: int) -> None:
         if kind not in self.sym.piece_kinds:
-            self.sink.unknown(self.ex.path, self.word_at(node, kind, after), "piece kind", kind,
-                              self.sym.piece_kinds)
+            self.sink.unknown(
+                self.ex.path, self.word_at(node, kind, after), "piece kind", kind, self.sym.piece_kinds
+            )
 
     def s_Place(self, node: n.Place, scope: Scope) -> Run:
         self.check_kind(node, node.kind, len("place"))
@@ -277,8 +289,9 @@ class StmtCompiler:
     def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
         action = node.action
         if action not in self.sym.actions:
-            self.sink.unknown(self.ex.path, self.word_at(node, action, len("grant")), "action", action,
-                              self.sym.actions)
+            self.sink.unknown(
+                self.ex.path, self.word_at(node, action, len("grant")), "action", action, self.sym.actions
+            )
         args = [(k.name, self.ex.expr(k.value, scope)) for k in node.args]
         times = self.e(node.times, scope) or const(1)
         by = self.e(node.by, scope)

@@ -379,6 +379,14 @@ class _Builder:
 # --------------------------------------------------------------------------- loading one file
 
 
+def _clamped(filename: str, text: str, line: int, column: int) -> SourceSpan:
+    """A 0-based mark as a span inside the text: the end of the file is the end of its last line."""
+    lines = text.splitlines() or [""]
+    if line >= len(lines):
+        return SourceSpan(filename, len(lines), len(lines[-1]) + 1)
+    return SourceSpan(filename, line + 1, column + 1)
+
+
 def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnostic:
     if isinstance(exc, yaml.reader.ReaderError):
         before = text[: exc.position]
@@ -388,7 +396,7 @@ def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnos
     problem = getattr(exc, "problem", None)
     context = getattr(exc, "context", None)
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    span = SourceSpan(filename, mark.line + 1, mark.column + 1) if mark else SourceSpan(filename, 1, 1)
+    span = _clamped(filename, text, mark.line, mark.column) if mark else SourceSpan(filename, 1, 1)
     hint = None
     context_mark = getattr(exc, "context_mark", None)
     if problem and context:

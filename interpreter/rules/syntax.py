@@ -53,9 +53,21 @@ def parse(text: str, start: str = "expr") -> n.Node:
 
 
 _TOKEN_NAMES = {
-    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "NAME": "a name",
-    "INT": "a number", "STRING": "a string", "$END": "the end", "DOT": "'.'", "EQUAL": "'='",
-    "AUG_OP": "'+=' or '-='", "ADD_OP": "an operator", "MUL_OP": "an operator", "FOR": "'for'",
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "COMMA": "','",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "the end",
+    "DOT": "'.'",
+    "EQUAL": "'='",
+    "AUG_OP": "'+=' or '-='",
+    "ADD_OP": "an operator",
+    "MUL_OP": "an operator",
+    "FOR": "'for'",
 }
 
 
@@ -264,8 +276,13 @@ class _ToNodes(Transformer):
     def grant(self, meta, c):
         opts = dict(c[1:])
         return n.Grant(
-            str(c[0]), opts.get("args", ()), opts.get("times"), opts.get("by"),
-            bool(opts.get("free")), bool(opts.get("optional")), **_span(meta),
+            str(c[0]),
+            opts.get("args", ()),
+            opts.get("times"),
+            opts.get("by"),
+            bool(opts.get("free")),
+            bool(opts.get("optional")),
+            **_span(meta),
         )
 
     def perform(self, meta, c):

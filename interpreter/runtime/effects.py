@@ -172,11 +172,27 @@ class Effects:
             self.say(f"  {who if who is not None else 'the game'} rolls {dice}d{sides}: {total}")
         return total
 
-    def grant(self, action: str, args: tuple[tuple[str, Any], ...], times: int, decider: Player,
-              free: bool, optional: bool) -> None:
+    def grant(
+        self,
+        action: str,
+        args: tuple[tuple[str, Any], ...],
+        times: int,
+        decider: Player,
+        free: bool,
+        optional: bool,
+    ) -> None:
         if times > 0:
-            self.pending.append({"k": "grant", "action": action, "args": args, "left": times, "p": decider,
-                                 "free": free, "optional": optional})
+            self.pending.append(
+                {
+                    "k": "grant",
+                    "action": action,
+                    "args": args,
+                    "left": times,
+                    "p": decider,
+                    "free": free,
+                    "optional": optional,
+                }
+            )
 
     def set_var(self, scope: str, name: str, value: Any) -> None:
         """A game (`gv`) or turn (`tv`) variable."""

@@ -21,7 +21,9 @@ def can_pay(s: Any, p: Player, bundle: Bundle) -> bool:
     return all(rec.get(k, 0) >= v for k, v in bundle.items())
 
 
-def completions(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> Iterator[dict[str, Any]]:
+def completions(
+    s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool
+) -> Iterator[dict[str, Any]]:
     """Every full parameter binding that makes the action legal, in a stable order."""
     b = {"me": me, **bound}
     params = a.params

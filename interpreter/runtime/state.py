@@ -120,12 +120,25 @@ class State(Effects):
 
     def snapshot(self) -> dict[str, Any]:
         return {
-            "format": FORMAT, "game": self.game.id, "players": len(self.players), "options": self.options,
-            "gv": self.gv, "pv": self.pv, "tv": self.tv, "zones": self.zones,
-            "pieces": {str(k): v for k, v in self.pieces.items()}, "sites": self.sites,
-            "supply": self.supply, "awards": self.awards, "stack": self.stack,
-            "turn_player": self.turn_player, "turn_no": self.turn_no, "next_id": self.next_id,
-            "over": self.over, "winners": self.winners, "rng": self.rng.getstate(),
+            "format": FORMAT,
+            "game": self.game.id,
+            "players": len(self.players),
+            "options": self.options,
+            "gv": self.gv,
+            "pv": self.pv,
+            "tv": self.tv,
+            "zones": self.zones,
+            "pieces": {str(k): v for k, v in self.pieces.items()},
+            "sites": self.sites,
+            "supply": self.supply,
+            "awards": self.awards,
+            "stack": self.stack,
+            "turn_player": self.turn_player,
+            "turn_no": self.turn_no,
+            "next_id": self.next_id,
+            "over": self.over,
+            "winners": self.winners,
+            "rng": self.rng.getstate(),
         }
 
     def to_json(self) -> str:

@@ -231,16 +231,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         show_log(state)
     names = [a.name for a in agents]
     if args.save:
-        record = {
-            "game": args.game,
-            "players": game.players,
-            "seed": args.seed,
-            "options": dict(args.option),
-            "agents": names,
-            "actions": [str(a) for a in actions],
-            "final": json.loads(state.to_json()),
-        }
-        Path(args.save).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        final = json.loads(state.to_json())
+        save_record(
+            args.save, args.game, game, args, agents=names, actions=list(map(str, actions)), final=final
+        )
     if args.json:
         print(json.dumps(result_record(game, args.seed, names, state, len(actions)), indent=2))
     else:
@@ -277,32 +271,48 @@ def print_result(state: meeple.State, agents: list[str], n: int, lead: str = "")
         print(f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(map(str, winners))}{shared}")
 
 
+def save_record(path: str, game_arg: str, game: meeple.Game, args: argparse.Namespace, **played: Any) -> None:
+    """Write a saved game; a rule file is named relative to the saved file, so the two can move together."""
+    if Path(game_arg).is_file():
+        game_arg = os.path.relpath(Path(game_arg).resolve(), Path(path).resolve().parent)
+    record = {"game": game_arg, "players": game.players, "seed": args.seed, "options": dict(args.option)}
+    Path(path).write_text(json.dumps({**record, **played}, indent=1) + "\n", encoding="utf-8")
+
+
 def read_record(path: str) -> dict[str, Any]:
     try:
         record = json.loads(Path(path).read_text(encoding="utf-8"))
+        if isinstance(record, dict) and isinstance(record.get("final"), str):
+            record["final"] = json.loads(record["final"])
     except OSError as err:
         raise UsageError(f"cannot read '{path}': {err.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise UsageError(f"'{path}' is not a saved game (JSON): {err}") from None
-    shapes = {"game": str, "seed": int, "actions": list}
+    optional = type(None)
+    shapes: dict[str, Any] = {
+        "game": str,
+        "seed": int,
+        "actions": list,
+        "players": (int, optional),
+        "options": (dict, optional),
+        "final": (dict, optional),
+    }
     wrong = [
         k for k, kind in shapes.items() if not isinstance(record, dict) or not isinstance(record.get(k), kind)
     ]
     if wrong:
         raise UsageError(
-            f"'{path}' is not a saved game: needs {', '.join(wrong)} "
-            "(game: a name or path, seed: a whole number, actions: a list)"
+            f"'{path}' is not a saved game: wrong or missing {', '.join(wrong)} (game: a name or path, "
+            "seed: a whole number, actions: a list, players: a whole number, options and final: mappings)"
         )
     return record
 
 
 def record_game(record: dict[str, Any], path: str) -> str:
-    """The game as saved; a relative path that is not found from here is tried next to the saved file."""
+    """The saved game: a name, or a rule file found next to the saved file (else from here)."""
     game = str(record["game"])
     beside = Path(path).parent / game
-    if not Path(game).exists() and Path(game).suffix in RULE_SUFFIXES and beside.is_file():
-        return str(beside)
-    return game
+    return str(beside) if Path(game).suffix in RULE_SUFFIXES and beside.is_file() else game
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -327,10 +337,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if final is None:
         print("No final state saved; nothing to verify.")
         return OK
-    expected = json.loads(final) if isinstance(final, str) else final
     got = json.loads(state.to_json())
-    if got != expected:
-        keys = sorted(k for k in set(got) | set(expected) if got.get(k) != expected.get(k))
+    if got != final:
+        keys = sorted(k for k in set(got) | set(final) if got.get(k) != final.get(k))
         raise Problem(f"the replayed game differs from the saved final state in: {', '.join(keys)}")
     print("The final state matches the saved one.")
     return OK

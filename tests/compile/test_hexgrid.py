@@ -10,6 +10,7 @@ import networkx as nx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from meeple.compile.hexgrid import HexTopology, hex_topology, hex_topology_from_coords, ring_positions
 
 # Closed forms for a hexagon-shaped board of radius n (n >= 1):

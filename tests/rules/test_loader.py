@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from meeple.errors import RulesError, SourceSpan
 from meeple.rules.loader import LoadedRules, SourceIndex, load_file, load_rules, load_text
 
