@@ -139,17 +139,18 @@ def player_range(game: meeple.Game) -> tuple[int, int]:
 
 
 def rule_files(paths: Sequence[str]) -> list[str]:
-    """Files as given, directories expanded to their rule files (sorted, hidden folders skipped)."""
+    """Files as given; folders expanded to their *.yaml files, sorted, hidden folders skipped.
+
+    Only `.yaml` is collected from folders: `.yml` there is usually a CI workflow, not a game.
+    """
     files: list[str] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
             found = sorted(
                 p
-                for p in path.rglob("*")
-                if p.suffix in RULE_SUFFIXES
-                and p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                for p in path.rglob("*.yaml")
+                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
             if not found:
                 raise UsageError(f"no rule files (*.yaml) in '{given}'")

@@ -199,14 +199,20 @@ def playout_problems(
 ) -> list[Diagnostic]:
     """Play `n` random games; each distinct failure once, saying in how many games it came."""
     failures: dict[tuple[Any, ...], tuple[Diagnostic, int, int]] = {}
-    seeds = range(seed, seed + n)
-    for s in tqdm(
-        seeds, desc=path, unit="game", file=sys.stderr, disable=None if progress else True, leave=False
-    ):
+    seeds = tqdm(
+        range(seed, seed + n),
+        desc=path,
+        unit="game",
+        file=sys.stderr,
+        disable=not progress or None,
+        leave=False,
+    )
+    for s in seeds:
         problem = playout(game, s, max_actions)
         if problem is not None:
-            d, count, first = failures.get((problem.code, problem.message, problem.span), (problem, 0, s))
-            failures[(problem.code, problem.message, problem.span)] = (d, count + 1, first)
+            key = (problem.code, problem.message, problem.span)
+            d, count, first = failures.get(key, (problem, 0, s))
+            failures[key] = (d, count + 1, first)
             if problem.code == "playout/no-end":
                 break  # every further game would run just as long
     return [
