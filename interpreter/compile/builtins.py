@@ -24,8 +24,8 @@ def builtin(name: str) -> Callable[[Builtin], Builtin]:
 def units(value: Any) -> Iterable[Any]:
     """Iterate a value: a zone or bundle yields each unit, anything else its items."""
     t = type(value)
-    if t is dict or t is Bundle:
-        return [k for k, v in value.items() for _ in range(v)]
+    if t is dict or t is Bundle:  # multisets iterate in a canonical (sorted) order
+        return [k for k in sorted(value) for _ in range(value[k])]
     if value is None:
         return ()
     return value
@@ -58,7 +58,7 @@ def size(s: Any, xs: Any) -> int:
 @builtin("distinct")
 def distinct(s: Any, xs: Any) -> list[Any]:
     if isinstance(xs, dict | Bundle):
-        return [k for k, v in xs.items() if v > 0]
+        return sorted(k for k, v in xs.items() if v > 0)
     return list(dict.fromkeys(xs))
 
 

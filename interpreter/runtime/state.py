@@ -153,7 +153,7 @@ class State(Effects):
 def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
     s = State(game)
     s.gv, s.pv, s.tv, s.zones = data["gv"], data["pv"], data["tv"], data["zones"]
-    s.pieces = {int(k): v for k, v in data["pieces"].items()}
+    s.pieces = {int(k): v for k, v in sorted(data["pieces"].items(), key=lambda kv: int(kv[0]))}
     for pid, rec in sorted(s.pieces.items()):
         s.at[rec["site"]] = s.at.get(rec["site"], ()) + (pid,)
     s.sites, s.supply = data["sites"], data["supply"]
