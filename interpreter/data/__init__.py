@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
-_CHECKOUT = Path(__file__).resolve().parents[2]
+_HERE = Path(__file__).resolve().parent
+_CHECKOUT = _HERE.parents[1]
 
 
 def data_dir(name: str) -> Path:
-    """The folder `grammar`, `schema` or `games`, wherever this copy of meeple keeps it."""
-    try:
-        found = resources.files(f"meeple.data.{name}")
-        path = Path(str(found))
-        if path.is_dir():
-            return path
-    except ModuleNotFoundError:
-        pass
+    """The folder `grammar`, `schema` or `games`, wherever this copy of meeple keeps it.
+
+    A wheel installs them as meeple/data/<name> (pyproject maps them there); an editable install or a
+    checkout keeps them at the top of the source tree.
+    """
+    installed = _HERE / name
+    if installed.is_dir():
+        return installed
     return _CHECKOUT / name
