@@ -1,0 +1,255 @@
+"""The scheduler and the engine on small inline rule files: turn orders, grants, stepwise choices, end turn."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import meeple
+
+BASE = """
+game:
+  name: Tiny
+  players: {min: 2, max: 4}
+components:
+  resources: [coin, gem]
+vars:
+  turn: {moves: 0}
+"""
+
+
+def tiny(tmp_path: Path, body: str, players: int = 3) -> meeple.Game:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(BASE + body, encoding="utf-8")
+    assert meeple.check(path) == []
+    return meeple.load(path, players=players)
+
+
+def deciders(state: meeple.State, n: int) -> list[int]:
+    seen = []
+    for _ in range(n):
+        seen.append(int(state.to_move))
+        state.apply(state.legal_actions()[0])
+    return seen
+
+
+def test_snake_turns_go_out_and_back(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take: {effect: [gain 1 coin]}
+flow:
+  - phase: setup
+    turns: snake
+    do: [{choose: [take]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    assert deciders(state, 6) == [0, 1, 2, 2, 1, 0]
+    assert state.is_over
+
+
+def test_counterclockwise_turns_start_with_the_first_player_then_go_backwards(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take: {effect: [gain 1 coin]}
+flow:
+  - phase: one_round
+    turns: counterclockwise
+    do: [{choose: [take]}]
+""",
+        players=4,
+    )
+    assert deciders(game.new_game(seed=1), 4) == [0, 3, 2, 1]
+
+
+def test_a_choose_step_with_until_repeats_until_its_closing_action(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take: {effect: [gain 1 coin]}
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [take], until: end_turn}]
+""",
+        players=2,
+    )
+    state = game.new_game(seed=1)
+    for _ in range(3):
+        state.apply("take")
+    assert state.to_move == 0 and state.pv[0]["coin"] == 3
+    state.apply("end_turn")
+    assert state.to_move == 1
+
+
+def test_a_cost_makes_an_action_illegal_until_it_can_be_paid(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take: {effect: [gain 1 coin]}
+  buy: {cost: 2 coin, effect: [gain 1 gem]}
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [take, buy], until: end_turn}]
+""",
+        players=2,
+    )
+    state = game.new_game(seed=1)
+    assert "buy" not in [str(a) for a in state.legal_actions()]
+    state.apply("take").apply("take")
+    state.apply("buy")
+    assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (0, 1)
+
+
+def test_an_illegal_action_names_what_was_legal(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take: {effect: [gain 1 coin]}
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [take]}]
+""",
+    )
+    with pytest.raises(meeple.IllegalActionError, match="legal now: take"):
+        game.new_game(seed=1).apply("steal")
+
+
+def test_a_granted_optional_action_can_be_skipped_and_is_free_when_granted_free(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  gift: {effect: [grant buy times 2 free optional]}
+  buy: {cost: 5 coin, effect: [gain 1 gem]}
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [gift]}]
+""",
+        players=2,
+    )
+    state = game.new_game(seed=1)
+    state.apply("gift")
+    assert sorted(str(a) for a in state.legal_actions()) == ["buy", "skip"]
+    state.apply("buy")
+    assert state.pv[0]["gem"] == 1 and state.pv[0]["coin"] == 0
+    state.apply("skip")
+    assert state.to_move == 1
+
+
+def test_a_grant_to_another_player_makes_that_player_decide(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  ask:
+    params: {other: "[p for p in players if p != me]"}
+    effect: [grant answer(asker=me) by other]
+  answer:
+    inputs: [asker]
+    effect: [gain 1 gem to asker]
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [ask]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    state.apply("ask(other=p3)")
+    assert state.to_move == 2
+    state.apply("answer(asker=p1)")
+    assert state.pv[0]["gem"] == 1 and state.to_move == 1
+
+
+def test_a_stepwise_action_is_decided_one_parameter_at_a_time(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  pick:
+    stepwise: true
+    params: {a: "[1, 2, 3]", b: "[1, 2, 3]"}
+    when: a + b == 4
+    effect: [gain (a * 10 + b) coin]
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [pick]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["pick(…)"]
+    state.apply("pick(…)")
+    assert [str(a) for a in state.legal_actions()] == ["pick(a=1, …)", "pick(a=2, …)", "pick(a=3, …)"]
+    state.apply("pick(a=3, …)")
+    assert [str(a) for a in state.legal_actions()] == ["pick(a=3, b=1)"]
+    state.apply("pick(a=3, b=1)")
+    assert state.pv[0]["coin"] == 31
+
+
+def test_end_turn_in_an_effect_passes_the_turn_at_once(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  gamble: {effect: [turn.moves += 1, {if: turn.moves >= 2, then: [end turn]}]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [gamble], until: stop}]
+scoring:
+  score: p.coin
+end:
+  win: turn.moves > 100
+""",
+    )
+    state = game.new_game(seed=1)
+    state.apply("gamble")
+    assert state.to_move == 0
+    state.apply("gamble")
+    assert state.to_move == 1 and state.tv["moves"] == 0
+
+
+def test_the_highest_score_wins_when_the_flow_runs_out(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  take:
+    params: {n: "[1, 2]"}
+    effect: [gain (n) coin]
+flow:
+  - phase: one_round
+    turns: clockwise
+    do: [{choose: [take]}]
+scoring:
+  score: p.coin
+""",
+        players=2,
+    )
+    state = game.new_game(seed=1)
+    state.apply("take(n=1)").apply("take(n=2)")
+    assert state.is_over and state.winners == [1] and state.scores == {0: 1, 1: 2}
+
+
+def test_the_pig_tutorial_plays_to_its_goal() -> None:
+    game = meeple.load(Path(__file__).parents[2] / "examples" / "tutorial" / "pig.yaml", players=3)
+    state = game.new_game(seed=4)
+    rng = random.Random(4)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    (winner,) = state.winners
+    assert state.scores[winner] >= game.options["goal"]
