@@ -1,4 +1,4 @@
-"""The scheduler and the engine on small inline rule files: turn orders, grants, stepwise choices, end turn."""
+"""The scheduler on small inline rule files: turn orders, grants, stepwise choices, end turn."""
 
 from __future__ import annotations
 
