@@ -7,7 +7,7 @@ from typing import Any
 
 from meeple.compile.board import compile_board, compile_layout
 from meeple.compile.builtins import BUILTINS
-from meeple.compile.expressions import ExprCompiler, Fn, Scope, free_names
+from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, free_names
 from meeple.compile.ir import ActionDef, AwardDef, GameDef, ParamDef, PhaseDef, StepDef, ZoneDef
 from meeple.compile.statements import Block, StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
@@ -141,9 +141,19 @@ class GameCompiler:
                 continue
             out = {}
             for key, value in table.items():
-                fn = self.ex.compile(value, ("tables", name, key), {}) if isinstance(value, str) else None
-                out[key] = fn(None, {}) if fn is not None else value
+                out[key] = self.constant(value, ("tables", name, key))
             self.sym.tables[name] = out
+
+    def constant(self, value: Any, path: tuple[Any, ...]) -> Any:
+        """A table entry: a string is an expression evaluated once, with no state."""
+        if not isinstance(value, str):
+            return value
+        fn = self.ex.compile(value, path, {})
+        try:
+            return fn(None, {})
+        except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError, RuleRuntimeError) as err:
+            self.sink.at(path, None, "type/not-constant", f"a table entry must be a constant value: {err}")
+            return None
 
     def compile_defs(self) -> None:
         for key, body in (self.data.get("defs") or {}).items():
