@@ -153,7 +153,7 @@ def _sub_bundles(held: tuple[tuple[str, int], ...], max_total: int, min_total: i
 
 @lru_cache(maxsize=256)
 def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> list[Bundle]:
-    out = []
+    out: list[Bundle] = []
     for size_ in range(min_total, max_total + 1):
         out.extend(Bundle((k, 1) for k in combo) for combo in combinations_with_replacement(kinds, size_))
     return out

@@ -86,7 +86,8 @@ def _syntax_error(err: UnexpectedInput, text: str) -> ExprSyntaxError:
         offset = len(text) if tok.type == "$END" else (tok.start_pos or 0)
         return ExprSyntaxError(f"unexpected {where}", offset, _describe(set(err.expected)) or None)
     if isinstance(err, UnexpectedCharacters):
-        return ExprSyntaxError(f"unexpected character {text[err.pos_in_stream]!r}", err.pos_in_stream)
+        at = err.pos_in_stream or 0
+        return ExprSyntaxError(f"unexpected character {text[at]!r}", at)
     if isinstance(err, UnexpectedEOF):
         return ExprSyntaxError("unexpected end of the text", len(text))
     return ExprSyntaxError("cannot parse", offset or 0)
