@@ -536,7 +536,7 @@ def test_repeating_a_route_costs_by_its_home_terrain_and_gives_both_players_a_po
     assert table.piece(route)["owner"] == P2
 
 
-def test_a_player_repeats_a_route_only_once_but_others_still_can(table):
+def test_a_player_repeats_a_route_once_a_turn_and_others_can_too(table):
     home, *_ = make_x_tiles(table, "cliff", "cave", "mountain")
     quiet_dice(table)
     route = table.put("route", X, P2, home=home)
@@ -551,6 +551,11 @@ def test_a_player_repeats_a_route_only_once_but_others_still_can(table):
     assert table.s.to_move == P3
     table.do("repeat_route", route=route)
     assert (table.score(P1), table.score(P2), table.score(P3)) == (1, 4, 1)
+    table.end_turn(*QUIET)  # p4
+    table.end_turn(*QUIET)  # p1 again: a new turn, a new repeat of the same route
+    assert table.can("repeat_route", route=route)
+    table.do("repeat_route", route=route)
+    assert (table.score(P1), table.score(P2)) == (2, 5)
 
 
 def test_a_route_can_be_repeated_only_with_access_to_its_location(table):
@@ -594,9 +599,11 @@ def test_buying_a_card_costs_a_nut_a_crashpad_and_a_chalk_and_draws_from_the_dec
     table.do("buy_card")
     assert table.resources(P1) == plus({"rope": 2})
     assert sum(table.deck.values()) == 26
-    assert sum(table.hand(P1).values()) == 1
-    (card,) = table.hand(P1)
+    assert sum(table.new_cards(P1).values()) == 1
+    (card,) = table.new_cards(P1)
     assert deck_before[card] - table.deck.get(card, 0) == 1
+    table.end_turn(*QUIET)
+    assert table.hand(P1) == {card: 1} and table.new_cards(P1) == {}
 
 
 @pytest.mark.parametrize("missing", ["nut", "crashpad", "chalk"])
@@ -616,7 +623,7 @@ def test_a_card_cannot_be_played_on_the_turn_it_was_bought(table):
     quiet_dice(table)
     table.hold(P1, **CARD_COST)
     table.do("buy_card")
-    assert table.hand(P1) == {"sponsorship": 1}
+    assert table.new_cards(P1) == {"sponsorship": 1} and table.hand(P1) == {}
     assert table.legal("play_card") == []
     for _ in range(4):
         table.end_turn(*QUIET)
@@ -629,7 +636,7 @@ def test_a_card_bought_this_turn_does_not_block_an_older_copy(table):
     table.set_deck({"sponsorship": 1})
     table.hold(P1, **CARD_COST)
     table.do("buy_card")
-    assert table.hand(P1) == {"sponsorship": 2}
+    assert table.hand(P1) == {"sponsorship": 1} and table.new_cards(P1) == {"sponsorship": 1}
     assert table.legal("play_card") == ["play_card(card=sponsorship)"]
 
 

@@ -168,6 +168,10 @@ class Table:
     def hand(self, p: int) -> dict[str, int]:
         return self.s.zones[f"hand#{int(p)}"]
 
+    def new_cards(self, p: int) -> dict[str, int]:
+        """Cards bought this turn: private, unplayable until the turn ends and they join the hand."""
+        return self.s.zones[f"new_cards#{int(p)}"]
+
     def played(self, p: int) -> dict[str, int]:
         return self.s.zones[f"played#{int(p)}"]
 
