@@ -234,7 +234,7 @@ def test_a_rope_costs_one_rope_and_one_bolt(table):
     table.do("build_rope", path=path)
     assert table.at(path) == [("fixed_rope", P1)]
     assert table.resources(P1) == plus({"nut": 2})
-    assert table.s.supply[P1]["fixed_rope"] == 14
+    assert table.s.supply[P1]["fixed_rope"] == 71
 
 
 @pytest.mark.parametrize(
@@ -347,7 +347,7 @@ def test_a_project_cannot_be_established_on_the_token_tile(table):
 
 
 def test_a_player_has_five_projects_in_supply(table):
-    assert table.s.supply[P1] == {"fixed_rope": 15, "project": 5, "route": 4}
+    assert table.s.supply[P1] == {"fixed_rope": 72, "project": 5, "route": 4}
     table.set_supply(P1, "project", 0)
     table.put("fixed_rope", table.side(X, "c18"), P1)
     table.hold(P1, **PROJECT_COST)
@@ -688,7 +688,7 @@ def test_the_expedition_card_builds_two_ropes_for_free(table):
     assert table.at(first) == [("fixed_rope", P1)]
     assert table.at(second) == [("fixed_rope", P1)]
     assert table.resources(P1) == NOTHING
-    assert table.s.supply[P1]["fixed_rope"] == 13
+    assert table.s.supply[P1]["fixed_rope"] == 70
     assert table.legal("build_rope") == []
 
 
