@@ -120,9 +120,6 @@ class Bundle(Mapping[str, int]):
         return f"Bundle({self})"
 
 
-EMPTY = Bundle()
-
-
 class Action:
     """A move: an action name and its parameter values; hashable, printed readably."""
 
@@ -159,10 +156,3 @@ class Action:
         return f"{self.name}({inner})" if inner or self.params else self.name
 
     __repr__ = __str__
-
-
-def show(value: Any) -> str:
-    """How a value prints in logs and actions."""
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    return str(value)

@@ -40,11 +40,16 @@ class Board:
     layout: list[LayoutDef] = field(default_factory=list)
     topology: HexTopology | None = None
 
-    def graph(self) -> nx.Graph:
-        """Corners joined by sides (the graph paths and chains are measured on)."""
+    def graph(self, kind: str) -> nx.Graph:
+        """The NetworkX graph of one kind of site: corners joined by sides, or tiles sharing a side."""
         g = nx.Graph()
-        for side, (a, b) in self.ends.items():
-            g.add_edge(a, b, side=side)
+        g.add_nodes_from(site for site, k in self.kind_of.items() if k == kind)
+        if kind == "corner":
+            for side, (a, b) in self.ends.items():
+                g.add_edge(a, b, side=side)
+        else:
+            for site in g.nodes:
+                g.add_edges_from((site, other) for other in self.neighbours.get(site, ()))
         return g
 
 

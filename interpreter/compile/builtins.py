@@ -7,6 +7,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
+import networkx as nx
+
 from meeple.values import Bundle, PieceRef, Player
 
 Builtin = Callable[..., Any]
@@ -162,10 +164,6 @@ def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> lis
 # ---------------------------------------------------------------- pieces
 
 
-def piece_ref(s: Any, pid: int) -> PieceRef:
-    return PieceRef(pid, s.pieces[pid])
-
-
 @builtin("pieces")
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     out = []
@@ -211,6 +209,22 @@ for _name in ("neighbours", "corners_of", "tiles_of", "sides_of", "ends"):
 @builtin("side_between")
 def side_between(s: Any, a: str, b: str) -> str | None:
     return s.game.board.side_between.get(frozenset((a, b)))
+
+
+@builtin("distance")
+def distance(s: Any, a: str, b: str) -> int | None:
+    """Steps between two sites of one kind (corners along sides, tiles across sides); none if unreachable."""
+    return _distances(s.game.board, s.game.board.kind_of.get(a, "")).get(a, {}).get(b)
+
+
+_DISTANCE_CACHE: dict[tuple[int, str], dict[str, dict[str, int]]] = {}
+
+
+def _distances(board: Any, kind: str) -> dict[str, dict[str, int]]:
+    key = (id(board), kind)
+    if key not in _DISTANCE_CACHE:
+        _DISTANCE_CACHE[key] = dict(nx.all_pairs_shortest_path_length(board.graph(kind)))
+    return _DISTANCE_CACHE[key]
 
 
 @builtin("longest_path")

@@ -9,7 +9,7 @@ from meeple.compile.board import compile_board, compile_layout
 from meeple.compile.builtins import BUILTINS
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, free_names
 from meeple.compile.ir import ActionDef, AwardDef, GameDef, ParamDef, PhaseDef, StepDef, ZoneDef
-from meeple.compile.statements import Block, StmtCompiler
+from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
@@ -98,7 +98,6 @@ class GameCompiler:
         sym.turn_vars = plain(dict(scopes.get("turn") or {}))
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
-        sym.awards = set((d.get("scoring") or {}).get("awards") or {})
         for key in d.get("defs") or {}:
             m = _DEF_HEAD.match(str(key))
             if not m:
@@ -348,4 +347,4 @@ def _order(d: Diagnostic) -> tuple[str, int, int]:
     return (d.span.file, d.span.line, d.span.col)
 
 
-__all__ = ["GameCompiler", "resolve_options", "Block"]
+__all__ = ["GameCompiler", "resolve_options"]

@@ -88,4 +88,3 @@ class GameDef:
     supply: dict[str, int]
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
-    guesses: list[tuple[str, int]] = field(default_factory=list)

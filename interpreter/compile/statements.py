@@ -173,17 +173,18 @@ class StmtCompiler:
 
     # ------------------------------------------------------------ statements
 
-    def s_Gain(self, node: n.Gain, scope: Scope) -> Run:
+    def resource_change(self, node: n.Gain | n.Pay | n.Lose, scope: Scope, method: str) -> Run:
         bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
-        return lambda s, b: s.gain(who(s, b), bundle(s, b))
+        return lambda s, b: getattr(s, method)(who(s, b), bundle(s, b))
+
+    def s_Gain(self, node: n.Gain, scope: Scope) -> Run:
+        return self.resource_change(node, scope, "gain")
 
     def s_Pay(self, node: n.Pay, scope: Scope) -> Run:
-        bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
-        return lambda s, b: s.pay(who(s, b), bundle(s, b))
+        return self.resource_change(node, scope, "pay")
 
     def s_Lose(self, node: n.Lose, scope: Scope) -> Run:
-        bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
-        return lambda s, b: s.lose(who(s, b), bundle(s, b))
+        return self.resource_change(node, scope, "lose")
 
     def s_Transfer(self, node: n.Transfer, scope: Scope) -> Run:
         bundle, src, dst = (self.ex.expr(x, scope) for x in (node.bundle, node.source, node.dest))

@@ -27,7 +27,6 @@ class Symbols:
     defs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> parameter names
     actions: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
-    awards: set[str] = field(default_factory=set)
     constants: dict[str, Any] = field(default_factory=dict)  # board collections and the like
 
     def player_fields(self) -> set[str]:
