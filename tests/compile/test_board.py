@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import meeple
-from meeple.compile.builtins import BUILTINS
 from meeple.compile.board import hex_board
+from meeple.compile.builtins import BUILTINS
 
 
 def test_the_corner_graph_of_a_radius_two_board_has_54_locations_and_72_paths() -> None:
