@@ -42,10 +42,9 @@ class StmtCompiler:
         scope = dict(scope)
         if items is None:
             return Block([])
-        if not isinstance(items, list):
-            items, path = [items], path
-            steps = [self.item(items[0], path, scope)]
-            return Block([s for s in steps if s])
+        if not isinstance(items, list):  # a lone item in place of a list
+            step = self.item(items, path, scope)
+            return Block([step] if step else [])
         steps = [self.item(item, (*path, i), scope) for i, item in enumerate(items)]
         return Block([s for s in steps if s])
 
@@ -213,16 +212,13 @@ class StmtCompiler:
 
         def aug(s: Any, b: dict[str, Any]) -> None:
             current, delta = get(s, b), value(s, b)
-            if isinstance(current, tuple):
-                put(
-                    s,
-                    b,
-                    current + tuple(units(delta))
-                    if sign > 0
-                    else tuple(x for x in current if x not in set(units(delta))),
-                )
-            else:
+            if not isinstance(current, tuple):
                 put(s, b, current + delta if sign > 0 else current - delta)
+            elif sign > 0:
+                put(s, b, current + tuple(units(delta)))
+            else:
+                gone = set(units(delta))
+                put(s, b, tuple(x for x in current if x not in gone))
 
         return aug
 

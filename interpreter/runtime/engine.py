@@ -57,9 +57,9 @@ def completions(
 
 
 def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
-    if a.stepwise and not bound:
+    if a.stepwise:  # offered once; its parameters are then decided one at a time
         for _ in completions(s, a, me, bound, free):
-            return [Action(a.name, (), partial=True)]
+            return [Action(a.name, tuple(bound.items()), partial=True)]
         return []
     names = [p.name for p in a.params]
     return [Action(a.name, tuple((nm, b[nm]) for nm in names)) for b in completions(s, a, me, bound, free)]
@@ -139,8 +139,11 @@ def apply(s: Any, action: Action) -> None:
     if action.partial:
         if f["k"] == "partial":
             f["args"] = action.params
-        else:
-            s.stack.append({"k": "partial", "action": action.name, "args": (), "p": me, "free": False})
+        else:  # a granted action keeps its bound arguments and its free cost while it is stepped
+            free = f["free"] if f["k"] == "grant" else False
+            s.stack.append(
+                {"k": "partial", "action": action.name, "args": action.params, "p": me, "free": free}
+            )
         advance(s)
         return
     free = False

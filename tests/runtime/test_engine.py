@@ -253,3 +253,31 @@ def test_the_pig_tutorial_plays_to_its_goal() -> None:
         state.apply(rng.choice(state.legal_actions()))
     (winner,) = state.winners
     assert state.scores[winner] >= game.options["goal"]
+
+
+def test_a_granted_stepwise_action_keeps_its_bound_arguments_and_its_free_cost(tmp_path: Path) -> None:
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  gift: {effect: ["grant pick(base=5) free"]}
+  pick:
+    stepwise: true
+    inputs: [base]
+    params: {a: "[1, 2]", b: "[1, 2]"}
+    cost: 9 coin
+    effect: [gain (base + a + b) gem]
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [gift]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    state.apply("gift")
+    assert [str(a) for a in state.legal_actions()] == ["pick(base=5, …)"]
+    state.apply("pick(base=5, …)")
+    assert [str(a) for a in state.legal_actions()] == ["pick(base=5, a=1, …)", "pick(base=5, a=2, …)"]
+    state.apply("pick(base=5, a=2, …)")
+    state.apply("pick(base=5, a=2, b=1)")
+    assert state.pv[0]["gem"] == 8 and state.pv[0]["coin"] == 0
