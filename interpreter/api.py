@@ -131,6 +131,7 @@ def setup_state(s: State) -> None:
         for _ in s.players
     ]
     s.tv = dict(sym.turn_vars)
+    s.sv = {name: {k: _frozen(v) for k, v in spec.items()} for name, spec in sym.scopes.items()}
     s.supply = [dict(g.supply) for _ in s.players]
     for zone in g.zones:
         keys = [f"{zone.name}#{int(p)}" for p in s.players] if zone.per_player else [zone.name]
@@ -141,7 +142,7 @@ def setup_state(s: State) -> None:
         lay_out(s, step)
     g.setup(s, {})
     s.awards = {a.name: None for a in g.awards}
-    s.stack = [{"k": "game", "i": 0}]
+    s.stack = [{"k": "loop", "loop": 0, "i": 0, "n": 1}]
 
 
 def lay_out(s: State, step: Any) -> None:

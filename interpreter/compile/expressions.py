@@ -195,7 +195,10 @@ class ExprCompiler:
             return const(sym.constants[name])
         if name in sym.definitions or name in sym.resources or name in sym.actions:
             return const(name)
-        if name in ("turn", "option"):
+        if name in sym.routines:
+            routines = sym.routines  # compiled after the expressions that name them
+            return lambda s, b: routines[name]
+        if name in ("turn", "option") or name in sym.scopes:
             self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")
             return const(None)
         self.sink.unknown(self.path, node.pos, "name", name, self.known_names(scope))
@@ -212,6 +215,8 @@ class ExprCompiler:
             *sym.definitions,
             *sym.resources,
             *sym.defs,
+            *sym.routines,
+            *sym.scopes,
             *BUILTINS,
             "players",
             "turn",
@@ -226,6 +231,13 @@ class ExprCompiler:
                 if name not in self.sym.turn_vars:
                     self.sink.unknown(self.path, node.pos, "turn variable", name, self.sym.turn_vars)
                 return lambda s, b: s.tv[name]
+            scope_vars = self.sym.scopes.get(node.obj.id)
+            if scope_vars is not None:
+                self.reads.add("sv")
+                if name not in scope_vars:
+                    self.sink.unknown(self.path, node.pos, "scope variable", name, scope_vars)
+                scope_name = node.obj.id
+                return lambda s, b: s.sv[scope_name][name]
             if node.obj.id == "option":
                 if name not in self.sym.options:
                     self.sink.unknown(self.path, node.pos, "option", name, self.sym.options)
@@ -473,6 +485,16 @@ class ExprCompiler:
     def c_Neg(self, node: n.Neg, scope: Scope) -> Fn:
         inner = self.expr(node.operand, scope)
         return lambda s, b: -inner(s, b)
+
+    def c_RangeLit(self, node: n.RangeLit, scope: Scope) -> Fn:
+        start, stop = self.expr(node.start, scope), self.expr(node.stop, scope)
+        if is_const(start) and is_const(stop):
+            return const(list(range(start.const, stop.const + 1)))  # type: ignore[attr-defined]
+
+        def numbers(s: Any, b: dict[str, Any]) -> list[int]:
+            return list(range(start(s, b), stop(s, b) + 1))
+
+        return numbers
 
     def c_IfExp(self, node: n.IfExp, scope: Scope) -> Fn:
         body, cond, orelse = (self.expr(x, scope) for x in (node.body, node.cond, node.orelse))

@@ -6,9 +6,19 @@ import re
 from typing import Any
 
 from meeple.compile.board import compile_board, compile_layout
-from meeple.compile.builtins import BUILTINS
-from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, free_names
-from meeple.compile.ir import ActionDef, AwardDef, GameDef, ParamDef, PhaseDef, StepDef, ZoneDef
+from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
+from meeple.compile.ir import (
+    ActionDef,
+    AwardDef,
+    GameDef,
+    LoopDef,
+    ParamDef,
+    PhaseDef,
+    RoundRobinDef,
+    StepDef,
+    ZoneDef,
+)
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
 from meeple.errors import Diagnostic, RulesError, did_you_mean
@@ -16,7 +26,10 @@ from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
 
 _DEF_HEAD = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$")
-TURN_ORDERS = ("clockwise", "counterclockwise", "snake", "none")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
+TURN_ORDERS = ("clockwise", "counterclockwise", "snake", "none", "round_robin")
+BUILT_IN_SCOPES = ("game", "player", "turn")
+FAMILY_KEYS = ("for", "name", "count", "doc", "guess")
 
 
 def plain(value: Any) -> Any:
@@ -72,6 +85,9 @@ class GameCompiler:
         self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate)
+        self.card_counts: dict[str, int] = {}
+        self.phase_list: list[PhaseDef] = []
+        self.loop_list: list[LoopDef | None] = []
 
     def _locate(self, path: Any, pos: int) -> Any:
         return self.index.locate(path, pos)
@@ -86,7 +102,11 @@ class GameCompiler:
             sym.definitions[name] = plain(dict(spec or {}))
         card_fields = plain(dict(comp.get("card_fields") or {}))
         for name, spec in (comp.get("cards") or {}).items():
-            sym.definitions[name] = {**card_fields, **plain(spec or {})}
+            if isinstance(spec, dict) and "for" in spec:
+                continue  # a family: expanded once the tables are known
+            sym.definitions[name] = {"family": None, **card_fields, **plain(spec or {})}
+            count = (spec or {}).get("count", 1)
+            self.card_counts[name] = count if isinstance(count, int) else 1  # the schema reports others
         for name, spec in (comp.get("pieces") or {}).items():
             sym.definitions[name] = plain(dict(spec or {}))
             sym.piece_kinds.add(name)
@@ -96,6 +116,8 @@ class GameCompiler:
         sym.game_vars = plain(dict(scopes.get("game") or {}))
         sym.player_vars = plain(dict(scopes.get("player") or {}))
         sym.turn_vars = plain(dict(scopes.get("turn") or {}))
+        sym.scopes = {k: plain(dict(v or {})) for k, v in scopes.items() if k not in BUILT_IN_SCOPES}
+        sym.routines = dict.fromkeys(d.get("routines") or {})
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
         for key in d.get("defs") or {}:
@@ -121,6 +143,9 @@ class GameCompiler:
             "definition": self.sym.definitions,
             "def": self.sym.defs,
             "game variable": self.sym.game_vars,
+            "scope": self.sym.scopes,
+            "routine": self.sym.routines,
+            "action": self.sym.actions,
         }
         for what, names in groups.items():
             for name in names:
@@ -154,6 +179,69 @@ class GameCompiler:
             self.sink.at(path, None, "type/not-constant", f"a table entry must be a constant value: {err}")
             return None
 
+    def card_families(self) -> None:
+        """Expand `for:` card entries into one card kind per combination of the loop values."""
+        comp = self.data.get("components") or {}
+        card_fields = plain(dict(comp.get("card_fields") or {}))
+        families: dict[str, list[str]] = {}
+        for name, spec in (comp.get("cards") or {}).items():
+            spec = spec or {}
+            if "for" not in spec:
+                if spec.get("family"):
+                    families.setdefault(str(spec["family"]), []).append(name)
+                continue
+            kinds = self.family(name, spec, card_fields)
+            families.setdefault(name, []).extend(kinds)
+        for family, kinds in families.items():
+            if family in self.sym.definitions or family in self.sym.constants:
+                self.sink.at(("components", "cards", family), None, "name/clash", f"'{family}' is a card and a family")
+            self.sym.constants[family] = kinds
+        self.sym.constants["cards"] = list(self.card_counts)
+
+    def family(self, name: str, spec: dict[str, Any], card_fields: dict[str, Any]) -> list[str]:
+        where = ("components", "cards", name)
+        loops = spec["for"] if isinstance(spec["for"], dict) else {}
+        names = [str(k) for k in loops]
+        scope: Scope = dict.fromkeys(names)
+        domains = [self.ex.compile(loops[k], (*where, "for", k), {}) for k in names]
+        fields = {
+            k: self.ex.compile(v, (*where, k), scope) if isinstance(v, str) else const(plain(v))
+            for k, v in spec.items()
+            if k not in FAMILY_KEYS
+        }
+        count = spec.get("count", 1)
+        count_fn = self.ex.compile(count, (*where, "count"), scope) if isinstance(count, str) else const(count)
+        template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
+        bindings: list[dict[str, Any]] = [{}]
+        try:
+            for k, domain in zip(names, domains):
+                bindings = [{**b, k: v} for b in bindings for v in units(domain(None, b))]
+        except (TypeError, ValueError, AttributeError, KeyError, RuleRuntimeError) as err:
+            self.sink.at((*where, "for"), None, "type/not-constant", f"a family's values must be constants: {err}")
+            return []
+        kinds = []
+        for b in bindings:
+            try:
+                kind = template.format(**b)
+                rec = {"family": name, **card_fields, **{k: plain(f(None, b)) for k, f in fields.items()}}
+                copies = int(count_fn(None, b))
+            except (TypeError, ValueError, AttributeError, KeyError, IndexError, RuleRuntimeError) as err:
+                self.sink.at(where, None, "type/not-constant", f"cannot make a card of family '{name}': {err}")
+                return kinds
+            if not _NAME.match(kind) or kind in self.sym.definitions:
+                problem = "is not a name" if not _NAME.match(kind) else "is already a card or a kind"
+                self.sink.at((*where, "name"), None, "name/family-card", f"family card '{kind}' {problem}",
+                             "the name template makes names from letters, digits and _")
+                return kinds
+            self.sym.definitions[kind] = rec
+            self.card_counts[kind] = copies
+            kinds.append(kind)
+        return kinds
+
+    def routines(self) -> None:
+        for name, body in (self.data.get("routines") or {}).items():
+            self.sym.routines[name] = self.st.block(body, ("routines", name), {"me": "player"})
+
     def compile_defs(self) -> None:
         for key, body in (self.data.get("defs") or {}).items():
             m = _DEF_HEAD.match(str(key))
@@ -186,7 +274,7 @@ class GameCompiler:
         comp = self.data.get("components") or {}
         for name, spec in (comp.get("cards") or {}).items():
             effect = (spec or {}).get("effect")
-            if effect is not None:
+            if effect is not None and "for" not in (spec or {}):
                 block = self.st.block(effect, ("components", "cards", name, "effect"), {"me": "player"})
                 self.sym.definitions[name]["effect"] = block
 
@@ -233,25 +321,59 @@ class GameCompiler:
 
     def flow(self) -> tuple[PhaseDef, ...]:
         phases = []
-        for i, ph in enumerate(self.data.get("flow") or []):
-            where = ("flow", i)
-            turns = ph.get("turns", "clockwise")
-            if turns not in TURN_ORDERS:
-                self.sink.at(
-                    (*where, "turns"),
-                    None,
-                    "name/unknown-turn-order",
-                    f"unknown turn order '{turns}'",
-                    did_you_mean(turns, TURN_ORDERS),
-                )
-            steps = [self.step(st, (*where, "do", j)) for j, st in enumerate(ph.get("do") or [])]
-            until = self.ex.compile(ph["until"], (*where, "until"), {}) if "until" in ph else None
-            phases.append(
-                PhaseDef(
-                    str(ph.get("phase", f"phase{i + 1}")), turns, bool(ph.get("repeat")), tuple(steps), until
-                )
+        """The flow as phases and loops; loop 0 runs the top-level list once."""
+        self.loop_list = [None]
+        body = self.flow_items(self.data.get("flow") or [], ("flow",))
+        self.loop_list[0] = LoopDef("game", 1, None, None, body)
+        return tuple(self.phase_list)
+
+    def flow_items(self, items: list[Any], where: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
+        body = []
+        for i, item in enumerate(items):
+            item = item or {}
+            if "phases" in item:
+                idx = len(self.loop_list)
+                self.loop_list.append(None)
+                inner = self.flow_items(item.get("phases") or [], (*where, i, "phases"))
+                self.loop_list[idx] = self.loop(item, (*where, i), inner)
+                body.append(("loop", idx))
+            else:
+                body.append(("phase", len(self.phase_list)))
+                self.phase_list.append(self.phase(item, (*where, i), len(self.phase_list)))
+        return tuple(body)
+
+    def loop(self, item: dict[str, Any], where: tuple[Any, ...], body: tuple[tuple[str, int], ...]) -> LoopDef:
+        scope = item.get("scope")
+        if scope is not None and scope not in self.sym.scopes:
+            self.sink.unknown((*where, "scope"), 0, "scope", str(scope), self.sym.scopes)
+        until = self.ex.compile(item["until"], (*where, "until"), {}) if "until" in item else None
+        times = item.get("times")
+        return LoopDef(str(item.get("loop", "loop")), None if times is None else int(times), until, scope, body)
+
+    def phase(self, ph: dict[str, Any], where: tuple[Any, ...], i: int) -> PhaseDef:
+        turns = ph.get("turns", "clockwise")
+        rr = None
+        if isinstance(turns, dict):
+            rr = self.round_robin(turns.get("round_robin") or {}, (*where, "turns", "round_robin"))
+            turns = "round_robin"
+        elif turns not in TURN_ORDERS or turns == "round_robin":
+            self.sink.at(
+                (*where, "turns"),
+                None,
+                "name/unknown-turn-order",
+                f"unknown turn order '{turns}'",
+                did_you_mean(str(turns), TURN_ORDERS[:4]),
             )
-        return tuple(phases)
+        steps = [self.step(st, (*where, "do", j)) for j, st in enumerate(ph.get("do") or [])]
+        until = self.ex.compile(ph["until"], (*where, "until"), {}) if "until" in ph else None
+        name = str(ph.get("phase", f"phase{i + 1}"))
+        return PhaseDef(name, turns, bool(ph.get("repeat")), tuple(steps), until, rr)
+
+    def round_robin(self, spec: dict[str, Any], where: tuple[Any, ...]) -> RoundRobinDef:
+        first = self.ex.compile(spec.get("first", "first(players)"), (*where, "first"), {})
+        direction = self.ex.compile(spec.get("direction", 1), (*where, "direction"), {})
+        skip = self.ex.compile(spec["skip"], (*where, "skip"), {"p": "player"}) if "skip" in spec else None
+        return RoundRobinDef(first, direction, skip)
 
     def step(self, st: dict[str, Any], where: tuple[Any, ...]) -> StepDef:
         scope: Scope = {"me": "player"}
@@ -267,7 +389,8 @@ class GameCompiler:
                     f"unknown action '{nm}'",
                     did_you_mean(str(nm), self.sym.actions),
                 )
-        return StepDef("choose", actions=tuple(names), until=st.get("until"))
+        loop = self.ex.compile(st["while"], (*where, "while"), scope) if "while" in st else None
+        return StepDef("choose", actions=tuple(names), until=st.get("until"), while_=loop)
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:
         sc = self.data.get("scoring") or {}
@@ -283,17 +406,36 @@ class GameCompiler:
             awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
 
+    def tiebreak(self) -> tuple[Fn, ...]:
+        """Expressions on `p` compared in order between players tied on score; the highest wins."""
+        spec = (self.data.get("scoring") or {}).get("tiebreak")
+        items = spec if isinstance(spec, list) else ([] if spec is None else [spec])
+        where = ("scoring", "tiebreak")
+        return tuple(
+            self.ex.compile(t, (*where, k) if isinstance(spec, list) else where, {"p": "player"})
+            for k, t in enumerate(items)
+        )
+
     def zones(self) -> tuple[ZoneDef, ...]:
         comp = self.data.get("components") or {}
         out = []
         for name, spec in (comp.get("zones") or {}).items():
             spec = spec or {}
             fill: tuple[tuple[str, int], ...] = ()
-            if spec.get("fill") == "cards":
-                fill = tuple(
-                    (c, int((s or {}).get("count", 1))) for c, s in (comp.get("cards") or {}).items()
-                )
+            if spec.get("fill") is not None:
+                fill = self.fill(spec["fill"], ("components", "zones", name, "fill"))
             out.append(ZoneDef(name, spec.get("per") == "player", spec.get("visibility", "all"), fill))
+        return tuple(out)
+
+    def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
+        """The cards a zone starts with: an expression giving card kinds, each at its count."""
+        kinds = self.constant(text, path)
+        out = []
+        for kind in units(kinds):
+            if kind not in self.card_counts:
+                self.sink.at(path, None, "name/unknown-card", f"'{kind}' is not a card", did_you_mean(str(kind), self.card_counts))
+                continue
+            out.append((kind, self.card_counts[kind]))
         return tuple(out)
 
     # ------------------------------------------------------------ whole file
@@ -305,8 +447,10 @@ class GameCompiler:
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
         self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()
+        self.card_families()
         self.compile_defs()
         self.card_effects()
+        self.routines()
         actions = {nm: self.action(nm, spec or {}) for nm, spec in (d.get("actions") or {}).items()}
         phases = self.flow()
         score, awards = self.scoring()
@@ -329,12 +473,14 @@ class GameCompiler:
             setup=setup,
             actions=actions,
             phases=phases,
+            loops=tuple(lp for lp in self.loop_list if lp is not None),
             score=score,
             awards=awards,
             win=win,
             win_check=str(end.get("check", "own_turn")),
             zones=self.zones(),
             supply=supply,
+            tiebreak=self.tiebreak(),
             defs=self.defs,
             index=self.index,
         )

@@ -37,16 +37,38 @@ class StepDef:
     kind: str  # "do" | "choose"
     block: Block | None = None
     actions: tuple[str, ...] = ()
-    until: str | None = None
+    until: str | None = None  # the action (declared, or a bare word) that ends a `choose` step
+    while_: Fn | None = None  # `choose` again and again while this holds for `me`
+
+
+@dataclass(frozen=True)
+class RoundRobinDef:
+    """Turns around the table with no fixed list: who starts, which way, who is skipped."""
+
+    first: Fn
+    direction: Fn  # 1 clockwise, -1 counterclockwise; evaluated before every turn
+    skip: Fn | None  # a condition on `p`
 
 
 @dataclass(frozen=True)
 class PhaseDef:
     name: str
-    turns: str  # clockwise | counterclockwise | snake | none
+    turns: str  # clockwise | counterclockwise | snake | none | round_robin
     repeat: bool
     steps: tuple[StepDef, ...]
     until: Fn | None = None
+    round_robin: RoundRobinDef | None = None
+
+
+@dataclass(frozen=True)
+class LoopDef:
+    """Phases (and loops) run in order, `times` times or until a condition holds, with a fresh scope each time."""
+
+    name: str
+    times: int | None
+    until: Fn | None
+    scope: str | None
+    body: tuple[tuple[str, int], ...]  # ("phase", index) or ("loop", index)
 
 
 @dataclass(frozen=True)
@@ -80,11 +102,13 @@ class GameDef:
     setup: Block
     actions: dict[str, ActionDef]
     phases: tuple[PhaseDef, ...]
+    loops: tuple[LoopDef, ...]  # loops[0] is the whole flow
     score: Fn
     awards: tuple[AwardDef, ...]
     win: Fn | None
     win_check: str
     zones: tuple[ZoneDef, ...]
     supply: dict[str, int]
+    tiebreak: tuple[Fn, ...] = ()
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None

@@ -2,15 +2,48 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from meeple.compile.builtins import units
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.symbols import Path
 from meeple.rules import nodes as n
+from meeple.rules.syntax import ExprSyntaxError, parse
+from meeple.values import Bundle
 
 Run = Callable[[Any, dict[str, Any]], None]
+_BRACES = re.compile(r"\{([^{}]*)\}")
+
+
+def _shift(node: Any, by: int) -> Any:
+    """A parsed node with its offsets moved by `by`, so errors point into the enclosing string."""
+    if not is_dataclass(node):
+        return node
+    changes: dict[str, Any] = {}
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if f.name in ("pos", "end"):
+            changes[f.name] = value + by
+        elif isinstance(value, tuple):
+            changes[f.name] = tuple(_shift(v, by) for v in value)
+        elif is_dataclass(value):
+            changes[f.name] = _shift(value, by)
+    return replace(node, **changes)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, dict | Bundle):
+        return ", ".join(units(value)) or "nothing"
+    if isinstance(value, list | tuple):
+        return ", ".join(_show(v) for v in value) or "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class Block:
@@ -161,6 +194,11 @@ class StmtCompiler:
                 if name not in sym.turn_vars:
                     self.sink.unknown(self.ex.path, target.pos, "turn variable", name, sym.turn_vars)
                 return lambda s, b, v: s.set_var("tv", name, v)
+            scope_name = target.obj.id if isinstance(target.obj, n.Name) else ""
+            if scope_name in sym.scopes and scope_name not in scope:
+                if name not in sym.scopes[scope_name]:
+                    self.sink.unknown(self.ex.path, target.pos, "scope variable", name, sym.scopes[scope_name])
+                return lambda s, b, v: s.set_scoped(scope_name, name, v)
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
                 self.sink.unknown(
@@ -260,9 +298,16 @@ class StmtCompiler:
         return lambda s, b: s.replace(piece(s, b), kind, None if who is None else who(s, b))
 
     def s_MoveCard(self, node: n.MoveCard, scope: Scope) -> Run:
+        """`move card c from a to b` moves one card; given a bundle, a list or a zone, every unit of it."""
         card = self.ex.expr(node.card, scope)
         src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
-        return lambda s, b: s.move_card(card(s, b), src(s, b), dst(s, b))
+
+        def move(s: Any, b: dict[str, Any]) -> None:
+            what = card(s, b)
+            for one in [what] if isinstance(what, str) else list(units(what)):
+                s.move_card(one, src(s, b), dst(s, b))
+
+        return move
 
     def s_Draw(self, node: n.Draw, scope: Scope) -> Run:
         count = self.ex.expr(node.count, scope)
@@ -311,8 +356,41 @@ class StmtCompiler:
         return perform
 
     def s_Log(self, node: n.Log, scope: Scope) -> Run:
-        text = node.text
-        return lambda s, b: s.note(text)
+        """`log 'text {expr} text'`: the braces hold expressions, shown with str()."""
+        start = self.text.find(node.text, node.pos)
+        parts: list[str | Fn] = []
+        for i, piece in enumerate(_BRACES.split(node.text)):
+            if i % 2 == 0:
+                if piece:
+                    parts.append(piece)
+                continue
+            offset = start + self.text[start:].find("{" + piece + "}") + 1
+            try:
+                inner = parse(piece)
+            except ExprSyntaxError as err:
+                self.sink.at(self.ex.path, offset + err.offset, "syntax/invalid", err.message, err.hint)
+                continue
+            parts.append(self.ex.expr(_shift(inner, offset), scope))
+        if all(isinstance(p, str) for p in parts):
+            text = "".join(p for p in parts if isinstance(p, str))
+            return lambda s, b: s.note(text)
+
+        def log(s: Any, b: dict[str, Any]) -> None:
+            if s.log is not None:
+                s.note("".join(p if isinstance(p, str) else _show(p(s, b)) for p in parts))
+
+        return log
+
+    def s_ResetScope(self, node: n.ResetScope, scope: Scope) -> Run | None:
+        name = node.scope
+        if name not in self.sym.scopes:
+            self.sink.unknown(self.ex.path, self.word_at(node, name, len("reset")), "scope", name, self.sym.scopes)
+            return None
+        return lambda s, b: s.reset_scope(name)
+
+    def s_GiveLead(self, node: n.GiveLead, scope: Scope) -> Run:
+        who = self.ex.expr(node.player, scope)
+        return lambda s, b: s.give_lead(who(s, b))
 
     def s_Win(self, node: n.Win, scope: Scope) -> Run:
         who = self.ex.expr(node.player, scope)

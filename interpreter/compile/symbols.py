@@ -22,12 +22,14 @@ class Symbols:
     game_vars: dict[str, Any] = field(default_factory=dict)
     player_vars: dict[str, Any] = field(default_factory=dict)
     turn_vars: dict[str, Any] = field(default_factory=dict)
+    scopes: dict[str, dict[str, Any]] = field(default_factory=dict)  # season, trick…: name -> defaults
     zones: set[str] = field(default_factory=set)  # shared zones
     player_zones: set[str] = field(default_factory=set)
     defs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> parameter names
     actions: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)  # board collections and the like
+    routines: dict[str, Any] = field(default_factory=dict)  # name -> compiled Block (filled late)
 
     def player_fields(self) -> set[str]:
         return set(self.player_vars) | set(self.resources) | self.player_zones | {"resources", "index"}

@@ -134,6 +134,12 @@ class IfExp(Node):
 
 
 @dataclass(frozen=True)
+class RangeLit(Node):
+    start: Node
+    stop: Node  # included
+
+
+@dataclass(frozen=True)
 class KeyPath(Node):
     """A bundle key written as a name (`rope`) or a dotted path (`t.terrain.produces`)."""
 
@@ -266,6 +272,16 @@ class Perform(Node):
 @dataclass(frozen=True)
 class Log(Node):
     text: str
+
+
+@dataclass(frozen=True)
+class ResetScope(Node):
+    scope: str
+
+
+@dataclass(frozen=True)
+class GiveLead(Node):
+    player: Node
 
 
 @dataclass(frozen=True)

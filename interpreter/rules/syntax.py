@@ -201,6 +201,9 @@ class _ToNodes(Transformer):
     def neg(self, meta, c):
         return n.Neg(c[0], **_span(meta))
 
+    def range_lit(self, meta, c):
+        return n.RangeLit(c[0], c[1], **_span(meta))
+
     def if_exp(self, meta, c):
         return n.IfExp(c[0], c[1], c[2], **_span(meta))
 
@@ -291,6 +294,12 @@ class _ToNodes(Transformer):
 
     def log(self, meta, c):
         return n.Log(str(c[0])[1:-1], **_span(meta))
+
+    def reset_scope(self, meta, c):
+        return n.ResetScope(str(c[0]), **_span(meta))
+
+    def give_lead(self, meta, c):
+        return n.GiveLead(c[0], **_span(meta))
 
     def win(self, meta, c):
         return n.Win(c[0], **_span(meta))

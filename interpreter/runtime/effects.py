@@ -15,6 +15,8 @@ class Effects:
     pv: list[dict[str, Any]]
     gv: dict[str, Any]
     tv: dict[str, Any]
+    sv: dict[str, dict[str, Any]]
+    stack: list[dict[str, Any]]
     zones: dict[str, dict[str, int]]
     pieces: dict[int, dict[str, Any]]
     at: dict[str, tuple[int, ...]]
@@ -198,6 +200,26 @@ class Effects:
         """A game (`gv`) or turn (`tv`) variable."""
         self.ver[scope] += 1
         getattr(self, scope)[name] = tuple(value) if isinstance(value, list) else value
+
+    def set_scoped(self, scope: str, name: str, value: Any) -> None:
+        """A variable of a named scope (`season.card`, `trick.passed`)."""
+        self.ver["sv"] += 1
+        self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
+
+    def reset_scope(self, scope: str) -> None:
+        """Every variable of a named scope back to its declared value."""
+        self.ver["sv"] += 1
+        self.sv[scope] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()
+        }
+
+    def give_lead(self, player: Player) -> None:
+        """The next turn of the running round-robin phase goes to `player` (or the next one not skipped)."""
+        for frame in reversed(self.stack):
+            if frame["k"] == "phase":
+                frame["lead"] = None if player is None else Player(player)
+                return
+        raise RuleRuntimeError("`give lead` needs a phase with turns around the table")
 
     def note(self, text: str) -> None:
         self.say(f"  {text}")

@@ -104,7 +104,9 @@ def _legal_here(s: Any) -> list[Action]:
         step = game.phases[f["ph"]].steps[f["st"]]
         for name in step.actions:
             out.extend(enumerate_action(s, game.actions[name], f["p"], {}, False))
-        if step.until:
+        if step.until in game.actions:  # a declared action that ends the step when taken
+            out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
+        elif step.until:
             out.append(Action(step.until))
     elif kind == "grant":
         out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
@@ -126,7 +128,7 @@ def apply(s: Any, action: Action) -> None:
     s._legal = None
     f = s.stack[-1]
     me = f["p"]
-    if f["k"] == "choose" and action.name == game_step(s, f).until:
+    if f["k"] == "choose" and action.name == game_step(s, f).until and action.name not in s.game.actions:
         s.say(f"{me}: {action}")
         s.stack.pop()
         advance(s)
@@ -150,8 +152,10 @@ def apply(s: Any, action: Action) -> None:
     if f["k"] == "partial":
         s.stack.pop()
         f = s.stack[-1]
-    if f["k"] == "choose" and not game_step(s, f).until:
-        s.stack.pop()
+    if f["k"] == "choose":
+        step = game_step(s, f)
+        if action.name == step.until or (not step.until and step.while_ is None):
+            s.stack.pop()
     elif f["k"] == "grant":
         free = f["free"]
         f["left"] -= 1
@@ -240,6 +244,8 @@ def update_award(s: Any, award: Any) -> None:
 
 def turn_order(kind: str, n: int, first: int) -> list[Player]:
     seats = [Player((first + i) % n) for i in range(n)]
+    if kind == "none":  # the steps run once, for the first player
+        return seats[:1]
     if kind == "counterclockwise":
         return [seats[0], *reversed(seats[1:])]
     if kind == "snake":
@@ -247,13 +253,66 @@ def turn_order(kind: str, n: int, first: int) -> list[Player]:
     return seats
 
 
-def start_turn(s: Any, p: Player, phase: str) -> None:
+def start_turn(s: Any, p: Player, phase: str, quiet: bool = False) -> None:
     s.turn_player = p
     s.turn_no += 1
     s.tv = dict(s.game.sym.turn_vars)
     s.ver["tv"] += 1
-    if s.log is not None:
+    if s.log is not None and not quiet:
         s.say(f"-- {phase}, turn {s.turn_no}: {p} --")
+
+
+def enter(s: Any, node: tuple[str, int]) -> None:
+    """Push the frame that runs one phase or loop of the flow."""
+    kind, idx = node
+    if kind == "loop":
+        frame = {"k": "loop", "loop": idx, "i": 0, "n": 0}
+        if begin_iteration(s, frame):
+            s.stack.append(frame)
+        return
+    ph = s.game.phases[idx]
+    if ph.round_robin is not None:
+        s.stack.append({"k": "phase", "ph": idx, "cur": None, "lead": None})
+        return
+    order = turn_order(ph.turns, len(s.players), 0)
+    s.stack.append({"k": "phase", "ph": idx, "order": order, "pos": 0, "round": 1})
+
+
+def begin_iteration(s: Any, f: dict[str, Any]) -> bool:
+    """Start the loop's next pass: False once it has run its times or its `until` holds."""
+    lp = s.game.loops[f["loop"]]
+    if lp.times is not None and f["n"] >= lp.times:
+        return False
+    if lp.until is not None and lp.until(s, {}):
+        return False
+    f["n"] += 1
+    f["i"] = 0
+    if lp.scope is not None:
+        s.reset_scope(lp.scope)
+    if f["loop"] and s.log is not None:
+        s.say(f"== {lp.name} {f['n']} ==")
+    return True
+
+
+def next_seat(s: Any, f: dict[str, Any]) -> Player | None:
+    """Who takes the next turn of a round-robin phase; None when every seat is skipped."""
+    rr = s.game.phases[f["ph"]].round_robin
+    n = len(s.players)
+    step = 1 if rr.direction(s, {}) >= 0 else -1
+    if f.get("lead") is not None:
+        seat, f["lead"] = f["lead"], None
+    elif f["cur"] is None:
+        seat = rr.first(s, {})
+        if seat is None:
+            return None
+    else:
+        seat = (f["cur"] + step) % n
+    for _ in range(n):
+        p = Player(seat % n)
+        if rr.skip is None or not rr.skip(s, {"p": p}):
+            return p
+        seat = (seat + step) % n
+    return None
 
 
 def advance(s: Any) -> None:
@@ -269,22 +328,31 @@ def advance(s: Any) -> None:
             finish_by_score(s)
             return
         kind = f["k"]
-        if kind == "game":
-            if f["i"] < len(game.phases):
-                ph = game.phases[f["i"]]
-                order = turn_order(ph.turns, len(s.players), 0)
-                s.stack.append({"k": "phase", "ph": f["i"], "order": order, "pos": 0, "round": 1})
+        if kind == "game":  # a state saved before loops existed: the top level, in order
+            s.stack[-1] = {"k": "loop", "loop": 0, "i": f["i"], "n": 1}
+        elif kind == "loop":
+            lp = game.loops[f["loop"]]
+            if f["i"] < len(lp.body):
                 f["i"] += 1
-            else:
+                enter(s, lp.body[f["i"] - 1])
+            elif not begin_iteration(s, f):
                 s.stack.pop()
         elif kind == "phase":
             ph = game.phases[f["ph"]]
             if ph.until is not None and ph.until(s, {}):
                 s.stack.pop()
+            elif ph.round_robin is not None:
+                p = next_seat(s, f)
+                if p is None:
+                    s.stack.pop()
+                    continue
+                f["cur"] = p
+                start_turn(s, p, ph.name)
+                s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif f["pos"] < len(f["order"]):
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
-                start_turn(s, p, ph.name)
+                start_turn(s, p, ph.name, quiet=ph.turns == "none")
                 s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif ph.repeat:
                 f["pos"] = 0
@@ -306,6 +374,12 @@ def advance(s: Any) -> None:
             else:
                 s.stack.append({"k": "choose", "ph": f["ph"], "st": f["i"] - 1, "p": f["p"]})
         else:
+            if kind == "choose":
+                step = game.phases[f["ph"]].steps[f["st"]]
+                if step.while_ is not None and not step.while_(s, {"me": f["p"]}):
+                    s._legal = None
+                    s.stack.pop()
+                    continue
             if legal_actions(s):
                 return
             s._legal = None
@@ -314,6 +388,7 @@ def advance(s: Any) -> None:
 
 def finish_by_score(s: Any) -> None:
     """The flow ran out: the highest score wins (all tied leaders share it)."""
-    scores = {p: s.game.score(s, {"p": p}) for p in s.players}
-    best = max(scores.values())
-    s.declare_winners([p for p, v in scores.items() if v == best])
+    game = s.game
+    ranks = {p: (game.score(s, {"p": p}), *(t(s, {"p": p}) for t in game.tiebreak)) for p in s.players}
+    best = max(ranks.values())
+    s.declare_winners([p for p, v in ranks.items() if v == best])

@@ -11,8 +11,8 @@ from meeple.runtime import engine
 from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
 
-FORMAT = 1
-PARTS = ("pv", "gv", "tv", "pieces", "zones", "sites", "awards")
+FORMAT = 2
+PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 
 class State(Effects):
@@ -25,6 +25,7 @@ class State(Effects):
         self.gv: dict[str, Any] = {}
         self.pv: list[dict[str, Any]] = []
         self.tv: dict[str, Any] = {}
+        self.sv: dict[str, dict[str, Any]] = {}  # named scopes: season, trick…
         self.zones: dict[str, dict[str, int]] = {}
         self.pieces: dict[int, dict[str, Any]] = {}
         self.at: dict[str, tuple[int, ...]] = {}
@@ -89,6 +90,7 @@ class State(Effects):
         c.gv = dict(self.gv)
         c.pv = [dict(r) for r in self.pv]
         c.tv = dict(self.tv)
+        c.sv = dict(self.sv)  # each scope's dict is replaced, never changed in place
         c.zones = {k: dict(v) for k, v in self.zones.items()}
         c.pieces = dict(self.pieces)
         c.at = dict(self.at)
@@ -127,6 +129,7 @@ class State(Effects):
             "gv": self.gv,
             "pv": self.pv,
             "tv": self.tv,
+            "sv": self.sv,
             "zones": self.zones,
             "pieces": {str(k): v for k, v in self.pieces.items()},
             "sites": self.sites,
@@ -153,6 +156,7 @@ class State(Effects):
 def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
     s = State(game)
     s.gv, s.pv, s.tv, s.zones = data["gv"], data["pv"], data["tv"], data["zones"]
+    s.sv = data.get("sv", {})
     s.pieces = {int(k): v for k, v in sorted(data["pieces"].items(), key=lambda kv: int(kv[0]))}
     for pid, rec in sorted(s.pieces.items()):
         s.at[rec["site"]] = s.at.get(rec["site"], ()) + (pid,)
