@@ -161,6 +161,87 @@ def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> lis
     return out
 
 
+# ---------------------------------------------------------------- combinations of cards
+
+
+def _field_of(s: Any, kind: str, name: str) -> Any:
+    return s.game.sym.definitions.get(kind, {}).get(name)
+
+
+@builtin("groups")
+def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:  # noqa: A002
+    """Every non-empty handful of cards that agree on the field `by` (sets of the same number).
+
+    Copies of one card are interchangeable, so each handful is listed once; the order is stable.
+    """
+    held = tuple(sorted((k, v) for k, v in cards.items() if v > 0))
+    values = tuple(_field_of(s, k, by) for k, _ in held)
+    return _groups(held, values, max)
+
+
+@lru_cache(maxsize=8192)
+def _groups(held: tuple[tuple[str, int], ...], values: tuple[Any, ...], limit: int | None) -> list[Bundle]:
+    by_value: dict[Any, list[tuple[str, int]]] = {}
+    for (kind, n), value in zip(held, values):
+        if value is not None:
+            by_value.setdefault(value, []).append((kind, n))
+    out: list[Bundle] = []
+    for value in sorted(by_value, key=repr):
+        counts: list[list[tuple[str, int]]] = [[]]
+        for kind, n in by_value[value]:
+            counts = [c + [(kind, k)] for c in counts for k in range(n + 1)]
+        for c in counts:
+            size_ = sum(k for _, k in c)
+            if size_ and (limit is None or size_ <= limit):
+                out.append(Bundle(c))
+    out.sort(key=lambda b: (b.total, sorted(b.items())))
+    return out
+
+
+@builtin("runs")
+def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None = None) -> list[Bundle]:  # noqa: A002
+    """Every run: cards whose `by` values are consecutive whole numbers, one card per value, all
+    sharing at least one value of their list field `within` (a colour). A card with an empty `within`
+    list never joins a run; a card listing every colour is wild."""
+    held = tuple(sorted(k for k, v in cards.items() if v > 0))
+    info = tuple((_field_of(s, k, by), tuple(_field_of(s, k, within) or ())) for k in held)
+    return _runs(held, info, min, max)
+
+
+@lru_cache(maxsize=8192)
+def _runs(
+    held: tuple[str, ...], info: tuple[tuple[Any, tuple[Any, ...]], ...], least: int, most: int | None
+) -> list[Bundle]:
+    found: set[Bundle] = set()
+    suits = sorted({c for _, cs in info for c in cs}, key=repr)
+    for suit in suits:
+        at: dict[int, list[str]] = {}
+        for kind, (value, cs) in zip(held, info):
+            if suit in cs and isinstance(value, int):
+                at.setdefault(value, []).append(kind)
+        for start in sorted(at):
+            chains: list[list[str]] = [[k] for k in at[start]]
+            value = start
+            while chains:
+                value += 1
+                length = value - start
+                if length >= least and (most is None or length <= most):
+                    found.update(Bundle((k, 1) for k in c) for c in chains)
+                if value not in at or (most is not None and length >= most):
+                    break
+                chains = [c + [k] for c in chains for k in at[value]]
+    return sorted(found, key=lambda b: (b.total, sorted(b.items())))
+
+
+# ---------------------------------------------------------------- players
+
+
+@builtin("seat_after")
+def seat_after(s: Any, p: Player, k: int = 1) -> Player:
+    """The player k seats after p in clockwise order (k may be negative)."""
+    return Player((int(p) + k) % len(s.players))
+
+
 # ---------------------------------------------------------------- pieces
 
 

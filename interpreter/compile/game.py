@@ -165,7 +165,9 @@ class GameCompiler:
                 continue
             out = {}
             for key, value in table.items():
-                out[key] = self.constant(value, ("tables", name, key))
+                # A key written as a whole number is looked up by number: `hand_size[season_no]`.
+                k = int(key) if isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key) else key
+                out[k] = self.constant(value, ("tables", name, key))
             self.sym.tables[name] = out
 
     def constant(self, value: Any, path: tuple[Any, ...]) -> Any:
