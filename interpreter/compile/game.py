@@ -196,7 +196,8 @@ class GameCompiler:
             families.setdefault(name, []).extend(kinds)
         for family, kinds in families.items():
             if family in self.sym.definitions or family in self.sym.constants:
-                self.sink.at(("components", "cards", family), None, "name/clash", f"'{family}' is a card and a family")
+                where = ("components", "cards", family)
+                self.sink.at(where, None, "name/clash", f"'{family}' is a card and a family")
             self.sym.constants[family] = kinds
         self.sym.constants["cards"] = list(self.card_counts)
 
@@ -212,28 +213,37 @@ class GameCompiler:
             if k not in FAMILY_KEYS
         }
         count = spec.get("count", 1)
-        count_fn = self.ex.compile(count, (*where, "count"), scope) if isinstance(count, str) else const(count)
+        count_fn = (
+            self.ex.compile(count, (*where, "count"), scope) if isinstance(count, str) else const(count)
+        )
         template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
         bindings: list[dict[str, Any]] = [{}]
         try:
             for k, domain in zip(names, domains):
                 bindings = [{**b, k: v} for b in bindings for v in units(domain(None, b))]
         except (TypeError, ValueError, AttributeError, KeyError, RuleRuntimeError) as err:
-            self.sink.at((*where, "for"), None, "type/not-constant", f"a family's values must be constants: {err}")
+            message = f"a family's values must be constants: {err}"
+            self.sink.at((*where, "for"), None, "type/not-constant", message)
             return []
-        kinds = []
+        kinds: list[str] = []
         for b in bindings:
             try:
                 kind = template.format(**b)
                 rec = {"family": name, **card_fields, **{k: plain(f(None, b)) for k, f in fields.items()}}
                 copies = int(count_fn(None, b))
             except (TypeError, ValueError, AttributeError, KeyError, IndexError, RuleRuntimeError) as err:
-                self.sink.at(where, None, "type/not-constant", f"cannot make a card of family '{name}': {err}")
+                message = f"cannot make a card of family '{name}': {err}"
+                self.sink.at(where, None, "type/not-constant", message)
                 return kinds
             if not _NAME.match(kind) or kind in self.sym.definitions:
                 problem = "is not a name" if not _NAME.match(kind) else "is already a card or a kind"
-                self.sink.at((*where, "name"), None, "name/family-card", f"family card '{kind}' {problem}",
-                             "the name template makes names from letters, digits and _")
+                self.sink.at(
+                    (*where, "name"),
+                    None,
+                    "name/family-card",
+                    f"family card '{kind}' {problem}",
+                    "the name template makes names from letters, digits and _",
+                )
                 return kinds
             self.sym.definitions[kind] = rec
             self.card_counts[kind] = copies
@@ -322,7 +332,6 @@ class GameCompiler:
         )
 
     def flow(self) -> tuple[PhaseDef, ...]:
-        phases = []
         """The flow as phases and loops; loop 0 runs the top-level list once."""
         self.loop_list = [None]
         body = self.flow_items(self.data.get("flow") or [], ("flow",))
@@ -344,13 +353,16 @@ class GameCompiler:
                 self.phase_list.append(self.phase(item, (*where, i), len(self.phase_list)))
         return tuple(body)
 
-    def loop(self, item: dict[str, Any], where: tuple[Any, ...], body: tuple[tuple[str, int], ...]) -> LoopDef:
+    def loop(
+        self, item: dict[str, Any], where: tuple[Any, ...], body: tuple[tuple[str, int], ...]
+    ) -> LoopDef:
         scope = item.get("scope")
         if scope is not None and scope not in self.sym.scopes:
             self.sink.unknown((*where, "scope"), 0, "scope", str(scope), self.sym.scopes)
         until = self.ex.compile(item["until"], (*where, "until"), {}) if "until" in item else None
         times = item.get("times")
-        return LoopDef(str(item.get("loop", "loop")), None if times is None else int(times), until, scope, body)
+        name = str(item.get("loop", "loop"))
+        return LoopDef(name, None if times is None else int(times), until, scope, body)
 
     def phase(self, ph: dict[str, Any], where: tuple[Any, ...], i: int) -> PhaseDef:
         turns = ph.get("turns", "clockwise")
@@ -435,7 +447,8 @@ class GameCompiler:
         out = []
         for kind in units(kinds):
             if kind not in self.card_counts:
-                self.sink.at(path, None, "name/unknown-card", f"'{kind}' is not a card", did_you_mean(str(kind), self.card_counts))
+                hint = did_you_mean(str(kind), self.card_counts)
+                self.sink.at(path, None, "name/unknown-card", f"'{kind}' is not a card", hint)
                 continue
             out.append((kind, self.card_counts[kind]))
         return tuple(out)

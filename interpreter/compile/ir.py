@@ -62,7 +62,7 @@ class PhaseDef:
 
 @dataclass(frozen=True)
 class LoopDef:
-    """Phases (and loops) run in order, `times` times or until a condition holds, with a fresh scope each time."""
+    """Phases (and loops) run in order, `times` times or until a condition holds; a fresh scope each pass."""
 
     name: str
     times: int | None

@@ -31,7 +31,7 @@ def _shift(node: Any, by: int) -> Any:
             changes[f.name] = tuple(_shift(v, by) for v in value)
         elif is_dataclass(value):
             changes[f.name] = _shift(value, by)
-    return replace(node, **changes)
+    return replace(node, **changes)  # type: ignore[type-var]
 
 
 def _show(value: Any) -> str:
@@ -197,7 +197,8 @@ class StmtCompiler:
             scope_name = target.obj.id if isinstance(target.obj, n.Name) else ""
             if scope_name in sym.scopes and scope_name not in scope:
                 if name not in sym.scopes[scope_name]:
-                    self.sink.unknown(self.ex.path, target.pos, "scope variable", name, sym.scopes[scope_name])
+                    known = sym.scopes[scope_name]
+                    self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
                 return lambda s, b, v: s.set_scoped(scope_name, name, v)
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
@@ -384,7 +385,8 @@ class StmtCompiler:
     def s_ResetScope(self, node: n.ResetScope, scope: Scope) -> Run | None:
         name = node.scope
         if name not in self.sym.scopes:
-            self.sink.unknown(self.ex.path, self.word_at(node, name, len("reset")), "scope", name, self.sym.scopes)
+            at = self.word_at(node, name, len("reset"))
+            self.sink.unknown(self.ex.path, at, "scope", name, self.sym.scopes)
             return None
         return lambda s, b: s.reset_scope(name)
 

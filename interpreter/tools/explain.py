@@ -43,18 +43,45 @@ def _header(game: Game, data: dict[str, Any]) -> str:
 
 
 def _flow(game: Game, data: dict[str, Any]) -> str:
-    sources = {f.get("phase"): f for f in data.get("flow") or [] if isinstance(f, dict)}
     lines = ["Flow"]
-    for i, phase in enumerate(game.definition.phases, 1):
-        src = sources.get(phase.name) or {}
-        lines.append(
-            f"  {i}. {phase.name}: {TURN_ORDERS.get(phase.turns, phase.turns)}, {_repeat(phase, src)}"
-        )
+    phases = iter(enumerate(game.definition.phases, 1))
+    _flow_items(data.get("flow") or [], phases, lines, "  ")
+    return "\n".join(lines)
+
+
+def _flow_items(items: list[Any], phases: Any, lines: list[str], indent: str) -> None:
+    """The phases in the order they were compiled, with the loops that hold them."""
+    for src in items:
+        src = src if isinstance(src, dict) else {}
+        if "phases" in src:
+            how = f"{src['times']} times" if "times" in src else "again and again"
+            if "until" in src:
+                how += f", until {_one_line(src['until'])}"
+            scope = f", fresh `{src['scope']}` variables each time" if src.get("scope") else ""
+            lines.append(f"{indent}loop {src.get('loop', '')}: {how}{scope}")
+            _flow_items(src.get("phases") or [], phases, lines, indent + "  ")
+            continue
+        i, phase = next(phases)
+        lines += _wrap(f"{i}. {phase.name}: {_turns(src)}, {_repeat(phase, src)}", indent, indent + "     ")
         steps_src: list[Any] = src["do"] if isinstance(src.get("do"), list) else []
         for k, step in enumerate(phase.steps):
             step_src = steps_src[k] if len(steps_src) == len(phase.steps) else None
-            lines += _step(step, step_src)
-    return "\n".join(lines)
+            lines += _step(step, step_src, indent + "     ")
+
+
+def _turns(src: dict[str, Any]) -> str:
+    turns = src.get("turns", "clockwise")
+    if not isinstance(turns, dict):
+        return TURN_ORDERS.get(str(turns), str(turns))
+    rr = turns.get("round_robin") or {}
+    words = ["turns around the table"]
+    if "first" in rr:
+        words.append(f"from {_one_line(rr['first'])}")
+    if "direction" in rr:
+        words.append(f"in direction {_one_line(rr['direction'])}")
+    if "skip" in rr:
+        words.append(f"skipping p when {_one_line(rr['skip'])}")
+    return " ".join(words)
 
 
 def _repeat(phase: PhaseDef, src: dict[str, Any]) -> str:
@@ -68,10 +95,15 @@ def _repeat(phase: PhaseDef, src: dict[str, Any]) -> str:
     return "repeated until the game ends" if phase.repeat else "once"
 
 
-def _step(step: StepDef, src: Any) -> list[str]:
-    indent = " " * 7
+def _step(step: StepDef, src: Any, indent: str) -> list[str]:
     if step.kind == "choose":
         head = f"choose actions until {step.until}: " if step.until else "choose one action: "
+        if isinstance(src, dict) and "while" in src:
+            head = (
+                f"choose while {_one_line(src['while'])}"
+                + (f", or {step.until}" if step.until else "")
+                + ": "
+            )
         return _wrap(head + ", ".join(step.actions), indent, indent + "    ")
     body = src.get("step") if isinstance(src, dict) else None
     if not isinstance(body, list):
@@ -101,8 +133,9 @@ def _actions(game: Game, data: dict[str, Any]) -> str:
     chosen_in: dict[str, list[str]] = {}
     for phase in game.definition.phases:
         for step in phase.steps:
-            for name in step.actions:
-                chosen_in.setdefault(name, []).append(phase.name)
+            for name in (*step.actions, step.until):
+                if name in game.definition.actions:
+                    chosen_in.setdefault(name, []).append(phase.name)
     sources = data.get("actions") or {}
     lines = [f"Actions ({len(game.definition.actions)}; stepwise ones are decided one parameter at a time)"]
     for name, action in game.definition.actions.items():
@@ -113,7 +146,14 @@ def _actions(game: Game, data: dict[str, Any]) -> str:
         )
         lines.append(f"  {name:<16} {'stepwise' if action.stepwise else 'atomic':<9} {where}")
         lines += _action_rows(action, sources.get(name) or {})
-    until = sorted({s.until for p in game.definition.phases for s in p.steps if s.until})
+    until = sorted(
+        {
+            s.until
+            for p in game.definition.phases
+            for s in p.steps
+            if s.until and s.until not in game.definition.actions
+        }
+    )
     pseudo = [f"{u} (ends a choose step)" for u in until] + [f"{SKIP} (declines an optional grant)"]
     lines += ["", "Pseudo-actions: " + ", ".join(pseudo)]
     return "\n".join(lines)
@@ -143,6 +183,9 @@ def _end(data: dict[str, Any]) -> str:
     rows = []
     if scoring.get("score"):
         rows.append(("score", _one_line(scoring["score"])))
+    tiebreak = scoring.get("tiebreak")
+    for t in tiebreak if isinstance(tiebreak, list) else [tiebreak] if tiebreak else []:
+        rows.append(("tie-break", f"the most {_one_line(t)}"))
     for name, award in (scoring.get("awards") or {}).items():
         if isinstance(award, dict):
             rows.append(
@@ -155,6 +198,8 @@ def _end(data: dict[str, Any]) -> str:
     if end.get("win"):
         check = f" (checked on: {end['check']})" if end.get("check") else ""
         rows.append(("win", _one_line(end["win"]) + check))
+    elif rows:
+        rows.append(("win", "the highest score when the flow ends"))
     if not rows:
         return ""
     return "\n".join(
