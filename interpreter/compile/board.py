@@ -39,9 +39,24 @@ class Board:
     xy: dict[str, tuple[float, float]] = field(default_factory=dict)
     layout: list[LayoutDef] = field(default_factory=list)
     topology: HexTopology | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def order(self) -> dict[str, int]:
+        """Each site's place in board order (tiles, then corners, then sides)."""
+        if "order" not in self._cache:
+            self._cache["order"] = {site: i for i, site in enumerate(self.kind_of)}
+        return self._cache["order"]  # type: ignore[no-any-return]
 
     def graph(self, kind: str) -> nx.Graph:
-        """The NetworkX graph of one kind of site: corners joined by sides, or tiles sharing a side."""
+        """The NetworkX graph of one kind of site: corners joined by sides, or tiles sharing a side.
+
+        Built once per kind; callers must not change it."""
+        if kind not in self._cache:
+            self._cache[kind] = self._build_graph(kind)
+        return self._cache[kind]
+
+    def _build_graph(self, kind: str) -> nx.Graph:
         g = nx.Graph()
         g.add_nodes_from(site for site, k in self.kind_of.items() if k == kind)
         if kind == "corner":

@@ -293,9 +293,74 @@ def side_between(s: Any, a: str, b: str) -> str | None:
 
 
 @builtin("distance")
-def distance(s: Any, a: str, b: str) -> int | None:
-    """Steps between two sites of one kind (corners along sides, tiles across sides); none if unreachable."""
+def distance(s: Any, a: str, b: str, metric: str | None = None) -> int | None:
+    """Steps between two sites of one kind (corners along sides, tiles across sides); none if unreachable.
+
+    With a metric named in the rule file's `metrics:`, the cheapest path under its entering costs."""
+    if metric is not None:
+        return _metric_lengths(s, metric, a, None).get(b)
     return _distances(s.game.board, s.game.board.kind_of.get(a, "")).get(a, {}).get(b)
+
+
+@builtin("within")
+def within(s: Any, a: str, r: int, metric: str | None = None) -> list[str]:
+    """The sites at most r away from a (a itself included), in board order."""
+    if metric is None:
+        lengths = _distances(s.game.board, s.game.board.kind_of.get(a, "")).get(a, {})
+    else:
+        lengths = _metric_lengths(s, metric, a, r)
+    order = s.game.board.order
+    return sorted((x for x, d in lengths.items() if d <= r), key=order.__getitem__)
+
+
+def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
+    """Dijkstra from one site under a named metric, read from the live state (memoised while it is fixed)."""
+    memo = s._memo
+    key = ("$metric", name, source, cutoff)
+    if memo is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    metric = s.game.metrics.get(name)
+    if metric is None:
+        from meeple.compile.expressions import RuleRuntimeError
+
+        raise RuleRuntimeError(
+            f"unknown metric '{name}'; the rule file's metrics are: {', '.join(s.game.metrics)}"
+        )
+    enter, blocked = metric.enter, metric.blocked
+
+    def weight(u: str, v: str, _: Any) -> Any:
+        if blocked is not None and blocked(s, {"a": u, "b": v}):
+            return None  # NetworkX leaves out an edge whose weight is None
+        return enter(s, {"t": v})
+
+    graph = s.game.board.graph(metric.kind)
+    lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
+    if memo is not None:
+        memo[key] = lengths
+    return lengths
+
+
+@builtin("components")
+def components(s: Any, sites: Iterable[str], metric: str | None = None) -> list[list[str]]:
+    """The connected groups of the given sites (neighbours joined; steps a metric blocks are cut)."""
+    chosen = list(dict.fromkeys(units(sites)))
+    if not chosen:
+        return []
+    board = s.game.board
+    graph = board.graph(board.kind_of.get(chosen[0], "")).subgraph(chosen)
+    blocked = s.game.metrics[metric].blocked if metric is not None else None
+    if blocked is not None:
+        graph = nx.Graph(graph)
+        graph.remove_edges_from([(a, b) for a, b in list(graph.edges) if blocked(s, {"a": a, "b": b})])
+    order = board.order
+    groups = [sorted(c, key=order.__getitem__) for c in nx.connected_components(graph)]
+    return sorted(groups, key=lambda g: order[g[0]])
+
+
+@builtin("chance")
+def chance(s: Any, n: int, d: int = 100) -> bool:
+    """True with probability n/d, drawn from the state's RNG."""
+    return s.rng.randrange(d) < n
 
 
 _DISTANCE_CACHE: dict[tuple[int, str], dict[str, dict[str, int]]] = {}

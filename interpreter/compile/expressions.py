@@ -50,6 +50,10 @@ BUILTIN_READS = {
     "holder": {"awards"},
     "pick": {"rng"},
     "sample": {"rng"},
+    "chance": {"rng"},
+    "within": {"pieces", "sites", "pv", "gv", "sv", "zones"},
+    "distance": {"pieces", "sites", "pv", "gv", "sv", "zones"},
+    "components": {"pieces", "sites", "pv", "gv", "sv", "zones"},
 }
 ANY_FIELD = {"pv", "pieces", "sites", "zones"}
 _MISSING = object()

@@ -13,6 +13,7 @@ from meeple.compile.ir import (
     AwardDef,
     GameDef,
     LoopDef,
+    MetricDef,
     ParamDef,
     PhaseDef,
     RoundRobinDef,
@@ -404,7 +405,8 @@ class GameCompiler:
                     did_you_mean(str(nm), self.sym.actions),
                 )
         loop = self.ex.compile(st["while"], (*where, "while"), scope) if "while" in st else None
-        return StepDef("choose", actions=tuple(names), until=st.get("until"), while_=loop)
+        optional = bool(st.get("optional"))
+        return StepDef("choose", actions=tuple(names), until=st.get("until"), while_=loop, optional=optional)
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:
         sc = self.data.get("scoring") or {}
@@ -441,6 +443,29 @@ class GameCompiler:
             out.append(ZoneDef(name, spec.get("per") == "player", spec.get("visibility", "all"), fill))
         return tuple(out)
 
+    def metrics(self) -> dict[str, MetricDef]:
+        out = {}
+        for name, spec in (self.data.get("metrics") or {}).items():
+            where = ("metrics", name)
+            spec = spec or {}
+            kind = str(spec.get("on", "tile"))
+            if kind not in ("tile", "corner"):
+                self.sink.at(
+                    (*where, "on"),
+                    None,
+                    "name/unknown-site-kind",
+                    f"cannot measure between {kind}s",
+                    "use tile or corner",
+                )
+            enter = self.ex.compile(spec.get("enter", 1), (*where, "enter"), {"t": "site"})
+            blocked = (
+                self.ex.compile(spec["blocked"], (*where, "blocked"), {"a": "site", "b": "site"})
+                if "blocked" in spec
+                else None
+            )
+            out[name] = MetricDef(name, kind, enter, blocked)
+        return out
+
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""
         kinds = self.constant(text, path)
@@ -468,6 +493,10 @@ class GameCompiler:
         self.routines()
         actions = {nm: self.action(nm, spec or {}) for nm, spec in (d.get("actions") or {}).items()}
         phases = self.flow()
+        metrics = self.metrics()
+        standing = (
+            self.st.block(d["standing"], ("standing",), {"me": "player"}) if d.get("standing") else None
+        )
         score, awards = self.scoring()
         end = d.get("end") or {}
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
@@ -496,6 +525,9 @@ class GameCompiler:
             zones=self.zones(),
             supply=supply,
             tiebreak=self.tiebreak(),
+            metrics=metrics,
+            standing=standing,
+            render=dict(d.get("render") or {}),
             defs=self.defs,
             index=self.index,
         )

@@ -39,6 +39,17 @@ class StepDef:
     actions: tuple[str, ...] = ()
     until: str | None = None  # the action (declared, or a bare word) that ends a `choose` step
     while_: Fn | None = None  # `choose` again and again while this holds for `me`
+    optional: bool = False  # `skip` is offered too
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    """A named distance: the cost of entering a site (`t`), and the steps that are cut (`a` to `b`)."""
+
+    name: str
+    kind: str  # the kind of site it measures between: tile, corner
+    enter: Fn
+    blocked: Fn | None
 
 
 @dataclass(frozen=True)
@@ -110,5 +121,8 @@ class GameDef:
     zones: tuple[ZoneDef, ...]
     supply: dict[str, int]
     tiebreak: tuple[Fn, ...] = ()
+    metrics: dict[str, MetricDef] = field(default_factory=dict)
+    standing: Block | None = None  # statements run after every change until nothing changes
+    render: dict[str, Any] = field(default_factory=dict)
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None

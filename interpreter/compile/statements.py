@@ -310,6 +310,10 @@ class StmtCompiler:
 
         return move
 
+    def s_MovePiece(self, node: n.MovePiece, scope: Scope) -> Run:
+        piece, site = self.ex.expr(node.piece, scope), self.ex.expr(node.site, scope)
+        return lambda s, b: s.move_piece(piece(s, b), site(s, b))
+
     def s_Draw(self, node: n.Draw, scope: Scope) -> Run:
         count = self.ex.expr(node.count, scope)
         src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
@@ -402,4 +406,4 @@ class StmtCompiler:
         return lambda s, b: s.end_turn()
 
     def s_EndGame(self, node: n.EndGame, scope: Scope) -> Run:
-        return lambda s, b: s.declare_winners(None)
+        return lambda s, b: s.end_game()

@@ -240,6 +240,12 @@ class MoveCard(Node):
 
 
 @dataclass(frozen=True)
+class MovePiece(Node):
+    piece: Node
+    site: Node
+
+
+@dataclass(frozen=True)
 class Draw(Node):
     count: Node
     source: Node

@@ -255,6 +255,9 @@ class _ToNodes(Transformer):
     def move_card(self, meta, c):
         return n.MoveCard(c[0], c[1], c[2], **_span(meta))
 
+    def move_piece(self, meta, c):
+        return n.MovePiece(c[0], c[1], **_span(meta))
+
     def draw(self, meta, c):
         return n.Draw(c[0], c[1], c[2], str(c[3]) if c[3] else None, **_span(meta))
 

@@ -93,14 +93,16 @@ class Effects:
 
     # ------------------------------------------------------------ pieces
 
-    def _take_supply(self, owner: Player, kind: str) -> None:
+    def _take_supply(self, owner: Player | None, kind: str) -> None:
         self.ver["pieces"] += 1
+        if owner is None:  # a neutral piece (a weather die): no supply to take it from
+            return
         left = self.supply[owner].get(kind, 0)
         if left <= 0:
             raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
         self.supply[owner][kind] = left - 1
 
-    def place(self, kind: str, site: str, owner: Player, fields: dict[str, Any]) -> PieceRef:
+    def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> PieceRef:
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
         self._take_supply(owner, kind)
@@ -112,13 +114,31 @@ class Effects:
         rec.update(kind=kind, owner=owner, site=site)
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
-        self.say(f"  {owner} places a {kind} at {site}")
+        self.say(
+            f"  {owner} places a {kind} at {site}" if owner is not None else f"  a {kind} is put at {site}"
+        )
         return PieceRef(pid, rec)
+
+    def move_piece(self, pid: int, site: str) -> None:
+        """Move a piece to another site; its fields and owner stay."""
+        if site not in self.game.board.kind_of:
+            raise RuleRuntimeError(f"no site '{site}' to move a piece to")
+        self.ver["pieces"] += 1
+        rec = self.pieces[pid]
+        old = rec["site"]
+        self.at[old] = tuple(x for x in self.at[old] if x != pid)
+        self.pieces[pid] = {**rec, "site": site}
+        self.at[site] = self.at.get(site, ()) + (pid,)
+        if self.log is not None and old != site:
+            self.say(f"  the {rec['kind']} moves from {old} to {site}")
 
     def remove(self, pid: int) -> None:
         self.ver["pieces"] += 1
         rec = self.pieces.pop(pid)
         self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
+        if rec["owner"] is None:
+            self.say(f"  the {rec['kind']} at {rec['site']} is taken off the board")
+            return
         self.supply[rec["owner"]][rec["kind"]] = self.supply[rec["owner"]].get(rec["kind"], 0) + 1
         self.say(f"  {rec['kind']} at {rec['site']} returns to {rec['owner']}'s supply")
 
@@ -227,6 +247,12 @@ class Effects:
     def end_turn(self) -> None:
         """Close the current turn once the running effect is done: its open decisions are dropped."""
         self.ending_turn = True
+
+    def end_game(self) -> None:
+        """End the game now; the highest score wins (tie-breaks apply, tied leaders share)."""
+        from meeple.runtime.engine import finish_by_score
+
+        finish_by_score(self)
 
     def declare_winners(self, winners: list[Player] | None) -> None:
         self.over = True

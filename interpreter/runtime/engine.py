@@ -108,6 +108,8 @@ def _legal_here(s: Any) -> list[Action]:
             out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
         elif step.until:
             out.append(Action(step.until))
+        if step.optional and out:
+            out.append(Action(SKIP))
     elif kind == "grant":
         out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
         if f["optional"] and out:
@@ -133,8 +135,8 @@ def apply(s: Any, action: Action) -> None:
         s.stack.pop()
         advance(s)
         return
-    if action.name == SKIP and f["k"] == "grant":
-        s.say(f"{me}: skip {f['action']}")
+    if action.name == SKIP and f["k"] in ("grant", "choose"):
+        s.say(f"{me}: skip {f['action']}" if f["k"] == "grant" else f"{me}: skip")
         s.stack.pop()
         advance(s)
         return
@@ -199,6 +201,8 @@ def settle(s: Any) -> None:
     game = s.game
     if s.over:
         return
+    if game.standing is not None:
+        run_standing(s)
     for award in game.awards:
         update_award(s, award)
     if game.win is None or s.turn_player is None:
@@ -213,6 +217,17 @@ def settle(s: Any) -> None:
             s.say(f"{p} wins with {game.score(s, {'p': p})} points")
             s.declare_winners([p])
             return
+
+
+def run_standing(s: Any) -> None:
+    """The standing rules, again and again until a pass changes nothing (at most 20 passes)."""
+    b = {"me": s.turn_player} if s.turn_player is not None else {}
+    for _ in range(20):
+        before = sum(s.ver.values())
+        s.game.standing(s, dict(b))
+        if sum(s.ver.values()) == before:
+            return
+    raise RuntimeError("the standing rules still change the game after 20 passes; do two of them fight?")
 
 
 def update_award(s: Any, award: Any) -> None:
