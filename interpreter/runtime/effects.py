@@ -128,9 +128,7 @@ class Effects:
         old = rec["site"]
         self.at[old] = tuple(x for x in self.at[old] if x != pid)
         self.pieces[pid] = {**rec, "site": site}
-        self.at[site] = self.at.get(site, ()) + (pid,)
-        if self.log is not None and old != site:
-            self.say(f"  the {rec['kind']} moves from {old} to {site}")
+        self.at[site] = self.at.get(site, ()) + (pid,)  # the rule file logs what the move means
 
     def remove(self, pid: int) -> None:
         self.ver["pieces"] += 1
