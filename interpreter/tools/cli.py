@@ -1,10 +1,11 @@
-"""The `meeple` command line: check, run, simulate, replay, explain and schema."""
+"""The `meeple` command line: check, run, simulate, replay, explain, render and schema."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import random
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -359,6 +360,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_render(args: argparse.Namespace) -> int:
+    from meeple.tools.render import NothingToDraw, render_svg
+
+    game = load_game(args.game, args.players, args.option)
+    state = game.new_game(seed=args.seed)
+    rng = random.Random(args.seed)
+    for _ in range(args.moves):  # random moves, to draw a game in progress
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    title = f"{game.name}, seed {args.seed}" + (f", after {args.moves} moves" if args.moves else "")
+    try:
+        svg = render_svg(state, title)
+    except NothingToDraw as err:
+        raise UsageError(str(err)) from None
+    if args.output == "-":
+        sys.stdout.write(svg + "\n")
+        return OK
+    try:
+        Path(args.output).write_text(svg + "\n", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write '{args.output}': {err.strerror}") from None
+    print(f"Wrote {args.output}")
+    return OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     print(explain(load_game(args.game, args.players, args.option)))
     return OK
@@ -471,6 +498,25 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
+def add_render(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", metavar="GAME", help=HELP["game"])
+    p.add_argument(
+        "-p", "--players", type=positive_int, metavar="N", help="players (default: the game's minimum)"
+    )
+    p.add_argument(
+        "--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE", help=HELP["option"]
+    )
+    p.add_argument(
+        "-s", "--seed", type=int, default=1, help="random seed of the set-up (default: %(default)s)"
+    )
+    p.add_argument(
+        "--moves", type=at_least(0), default=0, metavar="N", help="first play N random moves (default: 0)"
+    )
+    p.add_argument(
+        "-o", "--output", default="board.svg", metavar="FILE", help="SVG file to write, - for stdout"
+    )
+
+
 def add_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
 
@@ -482,6 +528,7 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
     "replay": (cmd_replay, "re-run a saved game and verify its final state", add_replay),
     "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
+    "render": (cmd_render, "draw a game's board as SVG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
 }
 
