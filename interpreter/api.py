@@ -137,7 +137,7 @@ def setup_state(s: State) -> None:
         keys = [f"{zone.name}#{int(p)}" for p in s.players] if zone.per_player else [zone.name]
         for key in keys:
             s.zones[key] = dict(zone.fill)
-    s.sites = {site: {} for site in g.board.kind_of}
+    s.sites = {site: dict(g.board.site_fields.get(site, {})) for site in g.board.kind_of}
     for step in g.layout:
         lay_out(s, step)
     g.setup(s, {})

@@ -39,6 +39,7 @@ class Board:
     xy: dict[str, tuple[float, float]] = field(default_factory=dict)
     layout: list[LayoutDef] = field(default_factory=list)
     topology: HexTopology | None = None
+    site_fields: dict[str, dict[str, Any]] = field(default_factory=dict)  # starting fields of sites
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -96,14 +97,68 @@ def hex_board(radius: int) -> Board:
     return board
 
 
-def compile_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
+def compile_board(
+    data: dict[str, Any], path: Path, sink: Sink, options: dict[str, Any] | None = None
+) -> Board:
     """The topology part, which expressions need before anything else compiles."""
     if "hex" in data:
         radius = data["hex"].get("radius", 2) if isinstance(data["hex"], dict) else 2
         return hex_board(int(radius))
+    if "graph" in data:
+        return graph_board(data["graph"] or {}, (*path, "graph"), sink)
+    if "graphs" in data:
+        graphs = data["graphs"] or {}
+        option = str(data.get("use", ""))
+        chosen = (options or {}).get(option)
+        if chosen not in graphs:
+            sink.at(
+                (*path, "use"),
+                None,
+                "rules/board-choice",
+                f"option '{option}' is '{chosen}', which names none of the boards: {', '.join(graphs)}",
+            )
+            return Board()
+        return graph_board(graphs[chosen] or {}, (*path, "graphs", chosen), sink)
     if data:
-        sink.at(path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N}")
+        sink.at(
+            path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N} or graph: {…}"
+        )
     return Board()
+
+
+def graph_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
+    """Named spaces with fields, joined by links: `spaces: {BASE: {vp: 1}}`, `links: [BASE-S1]`."""
+    from meeple.errors import did_you_mean
+
+    board = Board()
+    spaces = data.get("spaces") or {}
+    for name, fields in spaces.items():
+        board.kind_of[name] = "space"
+        board.site_fields[name] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in (fields or {}).items()
+        }
+    links: dict[str, list[str]] = {name: [] for name in spaces}
+    for i, link in enumerate(data.get("links") or []):
+        ends = link.split("-") if isinstance(link, str) else list(link)
+        bad = [e for e in ends if e not in spaces]
+        if len(ends) != 2 or bad:
+            problem = f"no space '{bad[0]}'" if bad else "a link joins two spaces: A-B"
+            sink.at(
+                (*path, "links", i),
+                None,
+                "rules/bad-link",
+                problem,
+                did_you_mean(str(bad[0]), spaces) if bad else None,
+            )
+            continue
+        a, b = ends
+        links[a].append(b)
+        links[b].append(a)
+    order = {name: i for i, name in enumerate(spaces)}
+    for name, near in links.items():
+        board.neighbours[name] = tuple(sorted(set(near), key=order.__getitem__))
+    board.collections["spaces"] = tuple(spaces)
+    return board
 
 
 def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sink) -> list[LayoutDef]:

@@ -135,8 +135,9 @@ def sample(s: Any, b: Bundle, n: int) -> Bundle:
 @builtin("bundles")
 def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bundle]:
     """Every bundle of min..max units: within a bundle's holdings, or over a list of resources."""
-    if isinstance(source, Bundle):
-        return _sub_bundles(tuple(sorted(source.items())), max_total, min_total)
+    if isinstance(source, Bundle | dict):  # the holdings of a player, or the cards of a zone
+        held = tuple(sorted((k, v) for k, v in source.items() if v > 0))
+        return _sub_bundles(held, max_total, min_total)
     return _free_bundles(tuple(source), max_total, min_total)
 
 

@@ -493,10 +493,18 @@ class ExprCompiler:
     def c_RangeLit(self, node: n.RangeLit, scope: Scope) -> Fn:
         start, stop = self.expr(node.start, scope), self.expr(node.stop, scope)
         if is_const(start) and is_const(stop):
-            return const(list(range(start.const, stop.const + 1)))  # type: ignore[attr-defined]
+            a, z = start.const, stop.const  # type: ignore[attr-defined]
+            if isinstance(a, int) and isinstance(z, int):
+                return const(list(range(a, z + 1)))
+            if a is not None and z is not None:  # None: an unknown name, reported already
+                self.error(node, "type/range", "a range goes between two whole numbers: 1..7")
+            return const(None)
 
         def numbers(s: Any, b: dict[str, Any]) -> list[int]:
-            return list(range(start(s, b), stop(s, b) + 1))
+            a, z = start(s, b), stop(s, b)
+            if not isinstance(a, int) or not isinstance(z, int):
+                raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
+            return list(range(a, z + 1))
 
         return numbers
 

@@ -59,6 +59,17 @@ def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIn
                 )
             )
             continue
+        choices = spec[name].get("choices")
+        if choices is not None and value not in choices:
+            problems.append(
+                Diagnostic(
+                    "usage/option-choice",
+                    f"option '{name}' must be one of: {', '.join(map(str, choices))}",
+                    index.nearest_span(("game", "options", name)),
+                    did_you_mean(str(value), [str(c) for c in choices]),
+                )
+            )
+            continue
         lo, hi = spec[name].get("min"), spec[name].get("max")
         if isinstance(value, int) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
             problems.append(
@@ -382,7 +393,8 @@ class GameCompiler:
         steps = [self.step(st, (*where, "do", j)) for j, st in enumerate(ph.get("do") or [])]
         until = self.ex.compile(ph["until"], (*where, "until"), {}) if "until" in ph else None
         name = str(ph.get("phase", f"phase{i + 1}"))
-        return PhaseDef(name, turns, bool(ph.get("repeat")), tuple(steps), until, rr)
+        first = self.ex.compile(ph["first"], (*where, "first"), {}) if "first" in ph else None
+        return PhaseDef(name, turns, bool(ph.get("repeat")), tuple(steps), until, rr, first)
 
     def round_robin(self, spec: dict[str, Any], where: tuple[Any, ...]) -> RoundRobinDef:
         first = self.ex.compile(spec.get("first", "first(players)"), (*where, "first"), {})
@@ -483,7 +495,7 @@ class GameCompiler:
     def compile(self, game_id: str, players: int, options: dict[str, Any]) -> GameDef:
         d = self.data
         self.symbols(players, options)
-        board = compile_board(d.get("board") or {}, ("board",), self.sink)
+        board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
         self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()

@@ -69,6 +69,7 @@ class PhaseDef:
     steps: tuple[StepDef, ...]
     until: Fn | None = None
     round_robin: RoundRobinDef | None = None
+    first: Fn | None = None  # the player who starts each round (default: the first player)
 
 
 @dataclass(frozen=True)

@@ -289,7 +289,8 @@ def enter(s: Any, node: tuple[str, int]) -> None:
     if ph.round_robin is not None:
         s.stack.append({"k": "phase", "ph": idx, "cur": None, "lead": None})
         return
-    order = turn_order(ph.turns, len(s.players), 0)
+    first = int(ph.first(s, {})) if ph.first is not None else 0
+    order = turn_order(ph.turns, len(s.players), first)
     s.stack.append({"k": "phase", "ph": idx, "order": order, "pos": 0, "round": 1})
 
 
@@ -372,6 +373,8 @@ def advance(s: Any) -> None:
             elif ph.repeat:
                 f["pos"] = 0
                 f["round"] += 1
+                if ph.first is not None:  # the first-player marker may have moved
+                    f["order"] = turn_order(ph.turns, len(s.players), int(ph.first(s, {})))
             else:
                 s.stack.pop()
         elif kind == "turn":
