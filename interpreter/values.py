@@ -18,7 +18,7 @@ class Player(int):
 
 
 class PieceRef(int):
-    """A piece on the board, equal to its id; shown as `kind@site` (as it was when referenced)."""
+    """A piece on the board, equal to its id; shown as `kind#id@site` (as it was when referenced)."""
 
     rec: Any
 
@@ -30,8 +30,8 @@ class PieceRef(int):
     @property
     def label(self) -> str:
         rec = self.rec
-        if isinstance(rec, dict):
-            return f"{rec['kind']}@{rec['site']}"
+        if isinstance(rec, dict):  # the id keeps two pieces of a kind on one site apart
+            return f"{rec['kind']}#{int(self)}@{rec['site']}"
         return rec or f"piece{int(self)}"
 
     def __str__(self) -> str:

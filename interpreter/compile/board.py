@@ -85,6 +85,9 @@ def hex_board(radius: int) -> Board:
     board.sides_of.update(topo.sides_of_tile)
     board.ends.update(topo.ends_of_side)
     board.side_between.update(topo.side_between)
+    for side, tiles in topo.tiles_of_side.items():  # two neighbouring tiles share a side too
+        if len(tiles) == 2:
+            board.side_between[frozenset(tiles)] = side
     board.collections.update(
         tiles=topo.tiles,
         corners=topo.corners,

@@ -175,9 +175,28 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
 
     Copies of one card are interchangeable, so each handful is listed once; the order is stable.
     """
-    held = tuple(sorted((k, v) for k, v in cards.items() if v > 0))
+    held = _held(cards)
     values = tuple(_field_of(s, k, by) for k, _ in held)
-    return _groups(held, values, max)
+    return list(_groups(held, values, max))
+
+
+def _held(cards: Any) -> tuple[tuple[str, int], ...]:
+    """Cards as sorted (name, copies) pairs, from a zone, a bundle or a plain list of names."""
+    if isinstance(cards, dict | Bundle):
+        return tuple(sorted((k, v) for k, v in cards.items() if v > 0))
+    counts: dict[str, int] = {}
+    for name in units(cards):
+        counts[name] = counts.get(name, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def _as_values(value: Any) -> tuple[Any, ...]:
+    """A field read as a set of values: a list as it is, one value alone, none as nothing."""
+    if value is None:
+        return ()
+    if isinstance(value, list | tuple | set | frozenset):
+        return tuple(value)
+    return (value,)
 
 
 @lru_cache(maxsize=8192)
@@ -204,9 +223,9 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     """Every run: cards whose `by` values are consecutive whole numbers, one card per value, all
     sharing at least one value of their list field `within` (a colour). A card with an empty `within`
     list never joins a run; a card listing every colour is wild."""
-    held = tuple(sorted(k for k, v in cards.items() if v > 0))
-    info = tuple((_field_of(s, k, by), tuple(_field_of(s, k, within) or ())) for k in held)
-    return _runs(held, info, min, max)
+    held = tuple(k for k, _ in _held(cards))
+    info = tuple((_field_of(s, k, by), _as_values(_field_of(s, k, within))) for k in held)
+    return list(_runs(held, info, min, max))
 
 
 @lru_cache(maxsize=8192)

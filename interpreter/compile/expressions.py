@@ -496,7 +496,8 @@ class ExprCompiler:
             a, z = start.const, stop.const  # type: ignore[attr-defined]
             if isinstance(a, int) and isinstance(z, int):
                 return const(list(range(a, z + 1)))
-            if a is not None and z is not None:  # None: an unknown name, reported already
+            given_none = isinstance(node.start, n.NoneLit) or isinstance(node.stop, n.NoneLit)
+            if (a is not None and z is not None) or given_none:  # else: an unknown name, reported already
                 self.error(node, "type/range", "a range goes between two whole numbers: 1..7")
             return const(None)
 

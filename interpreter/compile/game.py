@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from meeple.compile.board import compile_board, compile_layout
@@ -98,6 +100,7 @@ class GameCompiler:
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate)
         self.card_counts: dict[str, int] = {}
+        self.card_bindings: dict[str, dict[str, Any]] = {}  # a family card's loop values
         self.phase_list: list[PhaseDef] = []
         self.loop_list: list[LoopDef | None] = []
 
@@ -162,11 +165,37 @@ class GameCompiler:
         for what, names in groups.items():
             for name in names:
                 if name in taken and taken[name] != what:
-                    self.sink.at((), None, "name/clash", f"'{name}' is both a {taken[name]} and a {what}")
+                    self.sink.at(
+                        self.declared_at(name, what),
+                        None,
+                        "name/clash",
+                        f"'{name}' is both a {taken[name]} and a {what}",
+                        "give one of them another name",
+                    )
                 taken.setdefault(name, what)
         for name in self.sym.defs:
             if name in BUILTINS:
-                self.sink.at(("defs",), None, "name/shadows-builtin", f"def '{name}' hides the built-in")
+                where = self.declared_at(name, "def")
+                self.sink.at(where, None, "name/shadows-builtin", f"def '{name}' hides the built-in")
+
+    def declared_at(self, name: str, what: str) -> tuple[Any, ...]:
+        """Where a name of a kind is declared, for locating a clash."""
+        if what == "def":
+            heads = [k for k in self.data.get("defs") or {} if str(k).split("(")[0].strip() == name]
+            return ("defs", heads[0]) if heads else ("scoring", "score")
+        sections = {
+            "action": ("actions",),
+            "routine": ("routines",),
+            "scope": ("vars",),
+            "game variable": ("vars", "game"),
+            "resource": ("components", "resources"),
+        }
+        if what in sections:
+            return (*sections[what], name) if what != "resource" else sections[what]
+        for section in ("cards", "pieces", "terrains"):
+            if name in ((self.data.get("components") or {}).get(section) or {}):
+                return ("components", section, name)
+        return ()
 
     # ------------------------------------------------------------ sections
 
@@ -175,12 +204,18 @@ class GameCompiler:
             if not isinstance(table, dict):
                 self.sym.tables[name] = table
                 continue
-            out = {}
-            for key, value in table.items():
-                # A key written as a whole number is looked up by number: `hand_size[season_no]`.
-                k = int(key) if isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key) else key
-                out[k] = self.constant(value, ("tables", name, key))
-            self.sym.tables[name] = out
+            self.sym.tables[name] = self.table(table, ("tables", name))
+
+    def table(self, table: dict[str, Any], path: tuple[Any, ...]) -> dict[Any, Any]:
+        """A table, nested tables too; a key written as a whole number is looked up by number."""
+        out: dict[Any, Any] = {}
+        for key, value in table.items():
+            k = int(key) if isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key) else key
+            if isinstance(value, dict):
+                out[k] = self.table(value, (*path, key))
+            else:
+                out[k] = self.constant(value, (*path, key))
+        return out
 
     def constant(self, value: Any, path: tuple[Any, ...]) -> Any:
         """A table entry: a string is an expression evaluated once, with no state."""
@@ -218,35 +253,60 @@ class GameCompiler:
         loops = spec["for"] if isinstance(spec["for"], dict) else {}
         names = [str(k) for k in loops]
         scope: Scope = dict.fromkeys(names)
-        domains = [self.ex.compile(loops[k], (*where, "for", k), {}) for k in names]
-        fields = {
-            k: self.ex.compile(v, (*where, k), scope) if isinstance(v, str) else const(plain(v))
-            for k, v in spec.items()
-            if k not in FAMILY_KEYS
-        }
+        failing = _Errors(self.sink)
+        domains = [
+            (k, self.ex.compile(loops[k], (*where, "for", k), dict.fromkeys(names[:i])))
+            for i, k in enumerate(names)
+        ]
+        fields = {}
+        for k, v in spec.items():
+            if k in FAMILY_KEYS or k == "effect":
+                continue
+            with failing.watch(k):
+                fields[k] = self.ex.compile(v, (*where, k), scope) if isinstance(v, str) else const(plain(v))
         count = spec.get("count", 1)
-        count_fn = (
-            self.ex.compile(count, (*where, "count"), scope) if isinstance(count, str) else const(count)
-        )
-        template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
+        with failing.watch("count"):
+            count_fn = (
+                self.ex.compile(count, (*where, "count"), scope) if isinstance(count, str) else const(count)
+            )
         bindings: list[dict[str, Any]] = [{}]
-        try:
-            for k, domain in zip(names, domains):
+        for k, domain in domains:
+            try:
                 bindings = [{**b, k: v} for b in bindings for v in units(domain(None, b))]
-        except (TypeError, ValueError, AttributeError, KeyError, RuleRuntimeError) as err:
-            message = f"a family's values must be constants: {err}"
-            self.sink.at((*where, "for"), None, "type/not-constant", message)
-            return []
+            except _EVAL_ERRORS as err:
+                message = f"a family's loop values must be constants, known before the game starts ({err})"
+                self.sink.at((*where, "for", k), None, "type/not-constant", message)
+                return []
+        template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
         kinds: list[str] = []
         for b in bindings:
             try:
                 kind = template.format(**b)
-                rec = {"family": name, **card_fields, **{k: plain(f(None, b)) for k, f in fields.items()}}
-                copies = int(count_fn(None, b))
-            except (TypeError, ValueError, AttributeError, KeyError, IndexError, RuleRuntimeError) as err:
-                message = f"cannot make a card of family '{name}': {err}"
-                self.sink.at(where, None, "type/not-constant", message)
+            except (KeyError, IndexError, ValueError) as err:
+                hint = f"the loop names are: {', '.join(names)}"
+                self.sink.at(
+                    (*where, "name"), None, "name/family-template", f"bad name template: {err}", hint
+                )
                 return kinds
+            rec = {"family": name, **card_fields}
+            for k, f in [*fields.items(), ("count", count_fn)]:
+                if k in failing.broken:
+                    continue  # its error is reported already
+                try:
+                    rec[k] = plain(f(None, b))
+                except _EVAL_ERRORS as err:
+                    failing.broken.add(k)
+                    message = f"cannot work out '{k}' for {kind}: {err}"
+                    self.sink.at((*where, k), None, "type/not-constant", message)
+            copies = rec.pop("count", 1)
+            if not isinstance(copies, int) or copies < 1:
+                if "count" not in failing.broken:
+                    failing.broken.add("count")
+                    message = (
+                        f"{kind} would have {copies} copies; a card count is a whole number of 1 or more"
+                    )
+                    self.sink.at((*where, "count"), None, "type/count", message)
+                copies = 1
             if not _NAME.match(kind) or kind in self.sym.definitions:
                 problem = "is not a name" if not _NAME.match(kind) else "is already a card or a kind"
                 self.sink.at(
@@ -259,6 +319,7 @@ class GameCompiler:
                 return kinds
             self.sym.definitions[kind] = rec
             self.card_counts[kind] = copies
+            self.card_bindings[kind] = b
             kinds.append(kind)
         return kinds
 
@@ -298,9 +359,17 @@ class GameCompiler:
         comp = self.data.get("components") or {}
         for name, spec in (comp.get("cards") or {}).items():
             effect = (spec or {}).get("effect")
-            if effect is not None and "for" not in (spec or {}):
-                block = self.st.block(effect, ("components", "cards", name, "effect"), {"me": "player"})
-                self.sym.definitions[name]["effect"] = block
+            if effect is None:
+                continue
+            where = ("components", "cards", name, "effect")
+            if "for" not in (spec or {}):
+                self.sym.definitions[name]["effect"] = self.st.block(effect, where, {"me": "player"})
+                continue
+            loops = spec["for"] if isinstance(spec["for"], dict) else {}
+            block = self.st.block(effect, where, {"me": "player", **dict.fromkeys(map(str, loops))})
+            for kind, binding in self.card_bindings.items():
+                if self.sym.definitions[kind].get("family") == name:
+                    self.sym.definitions[kind]["effect"] = BoundBlock(block, binding)
 
     def action(self, name: str, spec: dict[str, Any]) -> ActionDef:
         where = ("actions", name)
@@ -461,13 +530,13 @@ class GameCompiler:
             where = ("metrics", name)
             spec = spec or {}
             kind = str(spec.get("on", "tile"))
-            if kind not in ("tile", "corner"):
+            if kind not in ("tile", "corner", "space"):
                 self.sink.at(
                     (*where, "on"),
                     None,
                     "name/unknown-site-kind",
                     f"cannot measure between {kind}s",
-                    "use tile or corner",
+                    "use tile, corner or space",
                 )
             enter = self.ex.compile(spec.get("enter", 1), (*where, "enter"), {"t": "site"})
             blocked = (
@@ -481,6 +550,14 @@ class GameCompiler:
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""
         kinds = self.constant(text, path)
+        if isinstance(kinds, str):
+            kinds = [kinds]
+        if not isinstance(kinds, list | tuple | dict):
+            if kinds is not None:  # None: an unknown name, reported already
+                self.sink.at(
+                    path, None, "type/fill", "`fill` lists card names", "e.g. cards, a family, [start]"
+                )
+            return ()
         out = []
         for kind in units(kinds):
             if kind not in self.card_counts:
@@ -497,6 +574,8 @@ class GameCompiler:
         self.symbols(players, options)
         board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
+        # The named spaces of a graph board are names: `place climber at BASE`.
+        self.sym.constants.update({site: site for site in board.collections.get("spaces", ())})
         self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()
         self.card_families()
@@ -516,6 +595,7 @@ class GameCompiler:
         setup = self.st.block(d.get("setup"), ("setup",), {})
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
+        zones, tiebreak = self.zones(), self.tiebreak()
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         game = GameDef(
@@ -534,9 +614,9 @@ class GameCompiler:
             awards=awards,
             win=win,
             win_check=str(end.get("check", "own_turn")),
-            zones=self.zones(),
+            zones=zones,
             supply=supply,
-            tiebreak=self.tiebreak(),
+            tiebreak=tiebreak,
             metrics=metrics,
             standing=standing,
             render=dict(d.get("render") or {}),
@@ -544,6 +624,44 @@ class GameCompiler:
             index=self.index,
         )
         return game
+
+
+_EVAL_ERRORS = (
+    TypeError,
+    ValueError,
+    AttributeError,
+    KeyError,
+    IndexError,
+    ZeroDivisionError,
+    RuleRuntimeError,
+)
+
+
+class _Errors:
+    """Which fields of a family already have a reported error, so evaluating them adds no second one."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.broken: set[str] = set()
+
+    @contextmanager
+    def watch(self, key: str) -> Iterator[None]:
+        before = len(self.sink.diagnostics)
+        yield
+        if len(self.sink.diagnostics) > before:
+            self.broken.add(key)
+
+
+class BoundBlock:
+    """A family card's effect: the family's statements with the card's loop values bound."""
+
+    __slots__ = ("block", "binding")
+
+    def __init__(self, block: Any, binding: dict[str, Any]) -> None:
+        self.block, self.binding = block, binding
+
+    def __call__(self, s: Any, b: dict[str, Any]) -> None:
+        self.block(s, {**self.binding, **b})
 
 
 def _order(d: Diagnostic) -> tuple[str, int, int]:

@@ -234,10 +234,10 @@ class Effects:
     def give_lead(self, player: Player) -> None:
         """The next turn of the running round-robin phase goes to `player` (or the next one not skipped)."""
         for frame in reversed(self.stack):
-            if frame["k"] == "phase":
+            if frame["k"] == "phase" and "lead" in frame:
                 frame["lead"] = None if player is None else Player(player)
                 return
-        raise RuleRuntimeError("`give lead` needs a phase with turns around the table")
+        raise RuleRuntimeError("`give lead` needs a phase with `turns: {round_robin: …}` running")
 
     def note(self, text: str) -> None:
         self.say(f"  {text}")

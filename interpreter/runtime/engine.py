@@ -105,7 +105,8 @@ def _legal_here(s: Any) -> list[Action]:
         for name in step.actions:
             out.extend(enumerate_action(s, game.actions[name], f["p"], {}, False))
         if step.until in game.actions:  # a declared action that ends the step when taken
-            out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
+            if step.until not in step.actions:
+                out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
         elif step.until:
             out.append(Action(step.until))
         if step.optional and out:

@@ -1,0 +1,288 @@
+"""The card-combination built-ins `groups` (sets agreeing on a field) and `runs` (consecutive values sharing
+a colour), checked by example and against brute-force oracles with hypothesis; and `seat_after`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, product
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import meeple
+from meeple import Bundle
+from meeple.compile.builtins import groups, runs
+
+RULES = """
+game:
+  name: Combinations
+  players: {min: 2, max: 4}
+components:
+  card_fields: {number: none, colours: [], suit: none}
+  cards:
+    start: {number: -1}
+    plain:
+      for: {colour: colours, n: 1..5}
+      name: "{colour}_{n}"
+      count: 2
+      number: n
+      colours: "[colour]"
+      suit: colour
+    wild:
+      for: {n: 1..4}
+      number: n
+      colours: colours
+    clear:
+      for: {n: 2..4}
+      count: 2
+      number: n
+    blank: {}
+  zones:
+    deck: {fill: cards}
+    hand: {per: player}
+    table: {}
+tables:
+  colours: [red, green, blue]
+vars:
+  game: {nexts: none, seconds: none, befores: none}
+setup:
+  - set nexts = [seat_after(p) for p in players]
+  - set seconds = [seat_after(p, 2) for p in players]
+  - set befores = [seat_after(p, -1) for p in players]
+  - "move cards ['red_1', 'red_2', 'red_3', 'green_3'] from deck to players[0].hand"
+  - "move cards ['wild_4', 'clear_2', 'clear_2'] from deck to players[0].hand"
+actions:
+  play:
+    params: {cards: "groups(me.hand, 'number') + runs(me.hand, 'number', 'colours', min=3)"}
+    effect: [move cards cards from me.hand to table]
+flow:
+  - phase: play
+    turns: none
+    do: [{choose: [play]}]
+"""
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> meeple.Game:
+    path = tmp_path_factory.mktemp("combinations") / "combinations.yaml"
+    path.write_text(RULES, encoding="utf-8")
+    assert meeple.check(path) == []
+    return meeple.load(path, players=3)
+
+
+@pytest.fixture(scope="module")
+def state(game: meeple.Game) -> meeple.State:
+    return game.new_game(seed=1)
+
+
+def definition(state: meeple.State, card: str) -> dict[str, Any]:
+    return state.game.sym.definitions[card]
+
+
+def hand(*cards: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for card in cards:
+        out[card] = out.get(card, 0) + 1
+    return out
+
+
+def bundles(*plays: tuple[str, ...]) -> list[Bundle]:
+    return [Bundle(hand(*cards)) for cards in plays]
+
+
+# --------------------------------------------------------------------------- groups by example
+
+
+def test_groups_lists_every_handful_agreeing_on_the_field_smallest_first(state: meeple.State) -> None:
+    found = groups(state, hand("red_2", "red_2", "green_2", "red_3"), "number")
+    assert found == bundles(
+        ("green_2",),
+        ("red_2",),
+        ("red_3",),
+        ("green_2", "red_2"),
+        ("red_2", "red_2"),
+        ("green_2", "red_2", "red_2"),
+    )
+
+
+def test_groups_with_max_leaves_out_bigger_handfuls(state: meeple.State) -> None:
+    found = groups(state, hand("red_2", "red_2", "green_2"), "number", 2)
+    assert found == bundles(("green_2",), ("red_2",), ("green_2", "red_2"), ("red_2", "red_2"))
+
+
+def test_groups_leaves_out_cards_without_the_field(state: meeple.State) -> None:
+    assert groups(state, hand("blank", "blank", "start"), "number") == bundles(("start",))
+
+
+def test_groups_of_nothing_is_empty(state: meeple.State) -> None:
+    assert groups(state, {}, "number") == []
+
+
+# --------------------------------------------------------------------------- runs by example
+
+
+def test_runs_lists_consecutive_cards_sharing_a_colour(state: meeple.State) -> None:
+    found = runs(state, hand("red_1", "red_2", "red_3", "green_3"), "number", "colours")
+    assert found == bundles(("red_1", "red_2"), ("red_2", "red_3"), ("red_1", "red_2", "red_3"))
+
+
+def test_a_wild_card_joins_a_run_of_any_colour_and_each_run_is_listed_once(state: meeple.State) -> None:
+    found = runs(state, hand("red_1", "wild_2", "green_3", "wild_3"), "number", "colours")
+    assert found == bundles(
+        ("green_3", "wild_2"),
+        ("red_1", "wild_2"),
+        ("wild_2", "wild_3"),
+        ("red_1", "wild_2", "wild_3"),
+    )
+
+
+def test_a_card_with_no_colour_never_joins_a_run(state: meeple.State) -> None:
+    assert runs(state, hand("clear_2", "clear_3", "clear_4", "wild_1"), "number", "colours") == []
+
+
+def test_runs_keeps_to_min_and_max(state: meeple.State) -> None:
+    held = hand("red_1", "red_2", "red_3", "red_4")
+    assert runs(state, held, "number", "colours", 3, 3) == bundles(
+        ("red_1", "red_2", "red_3"), ("red_2", "red_3", "red_4")
+    )
+    assert runs(state, held, "number", "colours", 4) == bundles(("red_1", "red_2", "red_3", "red_4"))
+
+
+def test_two_copies_of_a_card_give_one_run_not_two(state: meeple.State) -> None:
+    assert runs(state, hand("red_1", "red_1", "red_2"), "number", "colours") == bundles(("red_1", "red_2"))
+
+
+def test_a_scalar_within_field_is_one_colour_not_a_list_of_characters(state: meeple.State) -> None:
+    assert runs(state, hand("red_1", "green_2"), "number", "suit") == []
+
+
+def test_groups_and_runs_accept_a_list_of_card_names(state: meeple.State) -> None:
+    assert groups(state, ["red_2", "green_2"], "number") == groups(state, hand("red_2", "green_2"), "number")
+    assert runs(state, ["red_1", "red_2"], "number", "colours") == bundles(("red_1", "red_2"))
+
+
+# --------------------------------------------------------------------------- in a rule file
+
+
+def test_plays_built_from_groups_and_runs_are_offered_and_moved_as_a_whole(state: meeple.State) -> None:
+    played = state.clone()
+    legal = [str(a) for a in played.legal_actions()]
+    assert "play(cards=1 red_1 + 1 red_2 + 1 red_3)" in legal
+    assert "play(cards=2 clear_2)" in legal
+    assert "play(cards=1 red_1 + 1 red_2)" not in legal  # runs of 3 or more only
+    played.apply("play(cards=1 red_1 + 1 red_2 + 1 red_3)")
+    assert played.zones["table"] == {"red_1": 1, "red_2": 1, "red_3": 1}
+    assert played.zones["hand#0"] == {"green_3": 1, "wild_4": 1, "clear_2": 2}
+
+
+def test_seat_after_counts_seats_clockwise_and_wraps(state: meeple.State) -> None:
+    assert [int(p) for p in state.gv["nexts"]] == [1, 2, 0]
+    assert [int(p) for p in state.gv["seconds"]] == [2, 0, 1]
+    assert [int(p) for p in state.gv["befores"]] == [2, 0, 1]
+
+
+# --------------------------------------------------------------------------- properties
+
+KINDS = (
+    [f"{c}_{n}" for c in ("red", "green", "blue") for n in range(1, 6)]
+    + [f"wild_{n}" for n in range(1, 5)]
+    + [f"clear_{n}" for n in range(2, 5)]
+    + ["start"]
+)
+HANDS = st.dictionaries(st.sampled_from(KINDS), st.integers(min_value=1, max_value=3), max_size=8)
+PROPERTY = settings(max_examples=150, deadline=None)
+
+
+def sub_bundles(held: dict[str, int]) -> Iterator[Bundle]:
+    kinds = sorted(held)
+    for counts in product(*(range(held[k] + 1) for k in kinds)):
+        if any(counts):
+            yield Bundle(zip(kinds, counts))
+
+
+def is_within(play: Bundle, held: dict[str, int]) -> bool:
+    return all(0 < n <= held.get(card, 0) for card, n in play.items())
+
+
+def run_oracle(s: meeple.State, held: dict[str, int], least: int, most: int | None) -> set[Bundle]:
+    found = set()
+    for size in range(max(least, 1), len(held) + 1):
+        if most is not None and size > most:
+            break
+        for kinds in combinations(sorted(held), size):
+            numbers = sorted(definition(s, k)["number"] for k in kinds)
+            shared = set.intersection(*(set(definition(s, k)["colours"]) for k in kinds))
+            if numbers == list(range(numbers[0], numbers[0] + size)) and shared:
+                found.add(Bundle((k, 1) for k in kinds))
+    return found
+
+
+@PROPERTY
+@given(held=HANDS)
+def test_every_run_is_consecutive_one_card_a_value_of_one_colour_and_held(
+    state: meeple.State, held: dict[str, int]
+) -> None:
+    for play in runs(state, held, "number", "colours"):
+        numbers = sorted(definition(state, k)["number"] for k in play)
+        assert all(n == 1 for n in play.values()), play
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))) and len(numbers) >= 2, play
+        assert set.intersection(*(set(definition(state, k)["colours"]) for k in play)), play
+        assert is_within(play, held), play
+
+
+@PROPERTY
+@given(held=HANDS, least=st.integers(min_value=1, max_value=4), extra=st.none() | st.integers(0, 3))
+def test_runs_finds_exactly_the_runs_a_brute_force_search_finds_once_each(
+    state: meeple.State, held: dict[str, int], least: int, extra: int | None
+) -> None:
+    most = None if extra is None else least + extra
+    found = runs(state, held, "number", "colours", least, most)
+    assert len(found) == len(set(found))
+    assert set(found) == run_oracle(state, held, least, most)
+
+
+@PROPERTY
+@given(held=HANDS, limit=st.none() | st.integers(min_value=1, max_value=4))
+def test_every_group_agrees_on_the_field_is_held_and_is_listed_once(
+    state: meeple.State, held: dict[str, int], limit: int | None
+) -> None:
+    found = groups(state, held, "number", limit)
+    for play in found:
+        assert len({definition(state, k)["number"] for k in play}) == 1, play
+        assert is_within(play, held), play
+        assert limit is None or play.total <= limit, play
+    assert len(found) == len(set(found))
+
+
+@PROPERTY
+@given(held=HANDS, limit=st.none() | st.integers(min_value=1, max_value=4))
+def test_groups_finds_every_handful_of_equal_cards(
+    state: meeple.State, held: dict[str, int], limit: int | None
+) -> None:
+    expected = {
+        b
+        for b in sub_bundles(held)
+        if len({definition(state, k)["number"] for k in b}) == 1 and (limit is None or b.total <= limit)
+    }
+    assert set(groups(state, held, "number", limit)) == expected
+
+
+@PROPERTY
+@given(held=HANDS, seed=st.randoms(use_true_random=False))
+def test_the_order_of_groups_and_runs_does_not_depend_on_the_order_of_the_hand(
+    state: meeple.State, held: dict[str, int], seed: Any
+) -> None:
+    items = list(held.items())
+    seed.shuffle(items)
+    shuffled = dict(items)
+    assert groups(state, shuffled, "number") == groups(state, held, "number")
+    assert runs(state, shuffled, "number", "colours") == runs(state, held, "number", "colours")
+
+
+def test_groups_and_runs_come_smallest_first(state: meeple.State) -> None:
+    held = hand("red_1", "red_2", "red_3", "red_3", "wild_3", "green_2", "wild_4")
+    for found in (groups(state, held, "number"), runs(state, held, "number", "colours")):
+        totals = [b.total for b in found]
+        assert totals == sorted(totals)
