@@ -37,3 +37,50 @@ def table(make_table: Callable[..., verdon_setup.Table]) -> verdon_setup.Table:
 def play_setup() -> Callable[..., list[Any]]:
     """`play_setup(state, choose=None)`: play the snake set-up; returns who placed, in order."""
     return verdon_setup.play_setup
+
+
+# ---------------------------------------------------------------------- tabletop climber
+
+
+@pytest.fixture(scope="session")
+def climber_game() -> Any:
+    """Tabletop climber compiled for 4 players (immutable, shared by all tests)."""
+    import climber_setup
+
+    return meeple.load(climber_setup.GAME, players=climber_setup.PLAYERS)
+
+
+@pytest.fixture
+def make_climber(climber_game: Any) -> Callable[..., Any]:
+    """A factory of games stopped at a chosen point: `make_climber(seed=…, season=…, phase=…, gold=…)`."""
+    import climber_setup
+
+    def make(**where: Any) -> climber_setup.Climber:
+        return climber_setup.Climber(climber_game, **where)
+
+    return make
+
+
+@pytest.fixture
+def climber(make_climber: Callable[..., Any]) -> Any:
+    """Season 1 at the first decision of the main phase: p1 holds the start card (see climber_setup)."""
+    return make_climber()
+
+
+# ---------------------------------------------------------------------- pluvionauts
+
+
+@pytest.fixture(scope="session")
+def pluvionauts_game() -> Any:
+    """Pluvionauts for 3 players with plain throws (no miss, no landing between cells, no knock)."""
+    import pluvionauts_setup
+
+    return pluvionauts_setup.load(players=3)
+
+
+@pytest.fixture
+def sky(pluvionauts_game: Any) -> Any:
+    """A cleared 3-player game at p1's drive decision: all sky, no dice, no buildings (pluvionauts_setup)."""
+    import pluvionauts_setup
+
+    return pluvionauts_setup.Sky(pluvionauts_game)
