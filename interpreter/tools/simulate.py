@@ -121,7 +121,13 @@ def simulate(
 
 def pseudo_actions(game: Game) -> list[str]:
     """Names the engine offers that no rule defines: `skip` and each `choose … until:` name."""
-    names = {step.until for phase in game.definition.phases for step in phase.steps if step.until}
+    actions = game.definition.actions
+    names = {
+        step.until
+        for phase in game.definition.phases
+        for step in phase.steps
+        if step.until and step.until not in actions
+    }
     return sorted(names | {SKIP})
 
 
