@@ -104,7 +104,7 @@ def expression_spans(text: str) -> list[tuple[int, int]]:
 INSERTED = st.sampled_from(list("()[]{}.,:'\"+-*/<>=!_ $#xz09") + ["\n"])
 FILE_FUZZ = settings(
     deadline=None,
-    max_examples=300,
+    max_examples=120,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 

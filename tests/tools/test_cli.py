@@ -49,7 +49,7 @@ def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) 
 
 
 @pytest.mark.parametrize(
-    "command", [[], ["check"], ["run"], ["simulate"], ["replay"], ["explain"], ["schema"]]
+    "command", [[], ["check"], ["run"], ["simulate"], ["replay"], ["explain"], ["render"], ["schema"]]
 )
 def test_every_command_has_help(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*command, "--help"]) == 0
@@ -66,7 +66,8 @@ def test_the_installed_script_prints_help_listing_the_commands() -> None:
     assert script is not None, "the meeple console script is not installed"
     done = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
-    assert all(c in done.stdout for c in ("check", "run", "simulate", "replay", "explain", "schema"))
+    commands = ("check", "run", "simulate", "replay", "explain", "render", "schema")
+    assert all(c in done.stdout for c in commands)
 
 
 # ---------------------------------------------------------------- check
@@ -309,3 +310,36 @@ def test_explain_shows_the_phases_and_the_action_table(capsys: pytest.CaptureFix
 def test_schema_prints_the_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     assert json.loads(capsys.readouterr().out) == meeple.schema()
+
+
+# ---------------------------------------------------------------- render
+
+
+def test_render_draws_every_tile_the_dice_and_the_buildings_as_svg(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    assert main(["render", "pluvionauts", "--seed", "3", "--moves", "60", "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<?xml") and "</svg>" in svg
+    assert svg.count("<path") >= 37  # one hexagon per cell
+    for terrain in ("sky", "plain", "forest", "mountain"):
+        assert f">{terrain}<" in svg
+    colours = meeple.load("pluvionauts", players=2).definition.render["pieces"]
+    assert svg.count(f'fill="{colours["weather_die"]}" stroke="white"') == 2  # the two weather dice
+    assert svg.count(f'fill="{colours["balloon"]}" stroke="white"') == 1
+
+
+def test_render_of_the_same_seed_is_the_same_picture(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    assert main(["render", "pluvionauts", "--seed", "5", "-o", str(a)]) == 0
+    assert main(["render", "pluvionauts", "--seed", "5", "-o", str(b)]) == 0
+    assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")
+    assert main(["render", "pluvionauts", "--seed", "6", "-o", str(b)]) == 0
+    assert a.read_text(encoding="utf-8") != b.read_text(encoding="utf-8")
+
+
+def test_render_of_a_game_without_a_board_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["render", "tabletop_climber", "-o", str(tmp_path / "x.svg")]) == 2
+    assert "no board to draw" in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists()
