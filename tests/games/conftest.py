@@ -84,3 +84,33 @@ def sky(pluvionauts_game: Any) -> Any:
     import pluvionauts_setup
 
     return pluvionauts_setup.Sky(pluvionauts_game)
+
+
+# ---------------------------------------------------------------------- k2
+
+
+@pytest.fixture(scope="session")
+def k2_game() -> Any:
+    """K2 for 3 players, easy board, summer weather, no variant (immutable, shared by all tests)."""
+    import k2_setup
+
+    return k2_setup.load(players=3)
+
+
+@pytest.fixture
+def make_k2() -> Callable[..., Any]:
+    """A factory: `make_k2(players=3, seed=1, clear=True, **options)` gives a k2_setup.Expedition."""
+    import k2_setup
+
+    def make(players: int = 3, seed: int = 1, clear: bool = True, **options: Any) -> Any:
+        return k2_setup.Expedition(k2_setup.load(players, **options), seed=seed, clear=clear)
+
+    return make
+
+
+@pytest.fixture
+def k2(k2_game: Any) -> Any:
+    """A 3-player game at p1's first pick of day 1 under a clear sky (see k2_setup.Expedition)."""
+    import k2_setup
+
+    return k2_setup.Expedition(k2_game)
