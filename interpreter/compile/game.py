@@ -442,6 +442,10 @@ class GameCompiler:
             self.sink.unknown((*where, "scope"), 0, "scope", str(scope), self.sym.scopes)
         until = self.ex.compile(item["until"], (*where, "until"), {}) if "until" in item else None
         times = item.get("times")
+        if times is None and until is None:
+            self.sink.at(
+                where, None, "rules/endless-loop", "this loop never ends", "give it `times: n` or `until: …`"
+            )
         name = str(item.get("loop", "loop"))
         return LoopDef(name, None if times is None else int(times), until, scope, body)
 
