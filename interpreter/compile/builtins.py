@@ -383,14 +383,12 @@ def chance(s: Any, n: int, d: int = 100) -> bool:
     return s.rng.randrange(d) < n
 
 
-_DISTANCE_CACHE: dict[tuple[int, str], dict[str, dict[str, int]]] = {}
-
-
 def _distances(board: Any, kind: str) -> dict[str, dict[str, int]]:
-    key = (id(board), kind)
-    if key not in _DISTANCE_CACHE:
-        _DISTANCE_CACHE[key] = dict(nx.all_pairs_shortest_path_length(board.graph(kind)))
-    return _DISTANCE_CACHE[key]
+    """Steps between every two sites of a kind, computed once and kept on the board itself."""
+    key = "distances:" + kind
+    if key not in board._cache:
+        board._cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph(kind)))
+    return board._cache[key]  # type: ignore[no-any-return]
 
 
 @builtin("longest_path")

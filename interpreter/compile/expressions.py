@@ -9,6 +9,7 @@ from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.symbols import Path, Sink, Symbols
+from meeple.errors import MeepleError
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle, PieceRef, Player
@@ -17,7 +18,7 @@ Fn = Callable[[Any, dict[str, Any]], Any]
 Scope = dict[str, str | None]  # bound name -> element type tag ("player", "piece", "site") or None
 
 
-class RuleRuntimeError(Exception):
+class RuleRuntimeError(MeepleError):
     """A rule that failed while running (a type mismatch a static check could not see)."""
 
 

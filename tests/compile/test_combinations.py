@@ -286,3 +286,16 @@ def test_groups_and_runs_come_smallest_first(state: meeple.State) -> None:
     for found in (groups(state, held, "number"), runs(state, held, "number", "colours")):
         totals = [b.total for b in found]
         assert totals == sorted(totals)
+
+
+def test_hop_distances_live_with_their_board_so_a_later_board_never_gets_them() -> None:
+    """A cache keyed by a board's memory address once handed a freed easy K2 board's distances to a
+    new hard board; the table now lives on the board object itself."""
+    from meeple.compile.builtins import _distances
+
+    easy = meeple.load("k2", players=2, options={"board": "easy"}).definition.board
+    hard = meeple.load("k2", players=2, options={"board": "hard"}).definition.board
+    assert _distances(hard, "space")["BASE"]["W1"] > 0
+    assert "W1" not in _distances(easy, "space")["BASE"]
+    assert easy._cache["distances:space"] is _distances(easy, "space")
+    assert hard._cache["distances:space"] is not easy._cache["distances:space"]
