@@ -9,33 +9,9 @@ the same process and the ratio printed: DESIGN.md asks Verdon to be at least as 
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
-import meeple
-
-
-def meeple_playouts(n: int, players: int) -> tuple[float, float, float]:
-    game = meeple.load("climbers_of_verdon", players=players)
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(n):
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
-            actions += 1
-    elapsed = time.perf_counter() - start
-    return n / elapsed, actions / elapsed, actions / n
-
-
-def compile_seconds(repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        meeple.load("climbers_of_verdon", players=4)
-        best = min(best, time.perf_counter() - start)
-    return best
+from playout_speed import best_load_seconds, playouts
 
 
 def catanatron_playouts(n: int) -> tuple[float, float] | None:
@@ -59,8 +35,9 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=50, help="games to play (default 50)")
     parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    load = compile_seconds()
-    games, acts, length = meeple_playouts(args.n, args.players)
+    load = best_load_seconds("climbers_of_verdon", 4)
+    speed = playouts("climbers_of_verdon", args.players, args.n)
+    games, acts, length = speed.games_per_s, speed.actions_per_s, speed.actions_per_game
     print(f"load+check+compile: {load * 1000:.0f} ms (bar: 300 ms, ratio {load / 0.3:.2f})")
     print(
         f"meeple Verdon, {args.players} random players: {games:.2f} games/s, {acts:,.0f} actions/s, "

@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tiny_rules import load_tiny
 
 import meeple
 
@@ -21,10 +22,7 @@ vars:
 
 
 def tiny(tmp_path: Path, body: str, players: int = 3) -> meeple.Game:
-    path = tmp_path / "tiny.yaml"
-    path.write_text(BASE + body, encoding="utf-8")
-    assert meeple.check(path) == []
-    return meeple.load(path, players=players)
+    return load_tiny(tmp_path, BASE + body, players)
 
 
 def deciders(state: meeple.State, n: int) -> list[int]:

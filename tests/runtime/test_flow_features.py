@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tiny_rules import load_tiny
+
 import meeple
 
 BASE = """
@@ -18,10 +20,7 @@ components:
 
 
 def tiny(tmp_path: Path, body: str, players: int = 3) -> meeple.Game:
-    path = tmp_path / "tiny.yaml"
-    path.write_text(BASE + body, encoding="utf-8")
-    assert meeple.check(path) == []
-    return meeple.load(path, players=players)
+    return load_tiny(tmp_path, BASE + body, players)
 
 
 def play(state: meeple.State, *actions: str) -> list[int]:
