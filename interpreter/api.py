@@ -134,15 +134,34 @@ def setup_state(s: State) -> None:
     s.sv = {name: {k: _frozen(v) for k, v in spec.items()} for name, spec in sym.scopes.items()}
     s.supply = [dict(g.supply) for _ in s.players]
     for zone in g.zones:
-        keys = [f"{zone.name}#{int(p)}" for p in s.players] if zone.per_player else [zone.name]
-        for key in keys:
-            s.zones[key] = dict(zone.fill)
-    s.sites = {site: dict(g.board.site_fields.get(site, {})) for site in g.board.kind_of}
-    for step in g.layout:
-        lay_out(s, step)
+        for key in zone.key_names(len(s.players)):
+            s.zones[key] = zone.starting_cards(key)
+    lay_out_board(s)
     g.setup(s, {})
     s.awards = {a.name: None for a in g.awards}
     s.stack = [{"k": "loop", "loop": 0, "i": 0, "n": 1}]
+
+
+def lay_out_board(s: State) -> None:
+    """Run the layout steps; with `require:`, draw the whole layout again until the condition holds."""
+    g = s.game
+    tries = g.require.tries if g.require is not None else 1
+    for _ in range(max(1, tries)):
+        s.sites = {site: dict(g.board.site_fields.get(site, {})) for site in g.board.kind_of}
+        for step in g.layout:
+            lay_out(s, step)
+        if g.require is None or g.require.holds(s, {}):
+            return
+    raise RulesError(
+        [
+            Diagnostic(
+                "rules/layout-require",
+                f"no layout met `require` in {tries} tries",
+                g.index.nearest_span(("board", "require")) if g.index is not None else None,
+                "loosen the condition, or give `tries:` a higher number",
+            )
+        ]
+    )
 
 
 def lay_out(s: State, step: Any) -> None:
@@ -150,6 +169,8 @@ def lay_out(s: State, step: Any) -> None:
     if step.bag:
         bag = list(step.bag)
         s.rng.shuffle(bag)
+        if step.draw and len(bag) >= len(sites):
+            bag = bag[: len(sites)]
         if len(bag) != len(sites):
             raise RulesError(
                 [

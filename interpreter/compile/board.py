@@ -9,6 +9,7 @@ import networkx as nx
 
 from meeple.compile.expressions import ExprCompiler, Fn
 from meeple.compile.hexgrid import HexTopology, hex_topology
+from meeple.compile.squaregrid import square_grid
 from meeple.compile.symbols import Path, Sink
 
 
@@ -22,6 +23,15 @@ class LayoutDef:
     at: tuple[int, ...] = ()
     values: tuple[Any, ...] = ()
     rotate: bool = False
+    draw: bool = False  # the bag is a pool: as many values as there are sites are drawn from it
+
+
+@dataclass(frozen=True)
+class RequireDef:
+    """A condition on a laid-out board; the whole layout is drawn again until it holds."""
+
+    holds: Fn
+    tries: int
 
 
 @dataclass
@@ -39,6 +49,7 @@ class Board:
     xy: dict[str, tuple[float, float]] = field(default_factory=dict)
     layout: list[LayoutDef] = field(default_factory=list)
     topology: HexTopology | None = None
+    shape: str = "none"  # hex | grid | graph | none
     site_fields: dict[str, dict[str, Any]] = field(default_factory=dict)  # starting fields of sites
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -71,7 +82,7 @@ class Board:
 
 def hex_board(radius: int) -> Board:
     topo = hex_topology(radius)
-    board = Board(topology=topo)
+    board = Board(topology=topo, shape="hex")
     board.kind_of.update({t: "tile" for t in topo.tiles})
     board.kind_of.update({c: "corner" for c in topo.corners})
     board.kind_of.update({s: "side" for s in topo.sides})
@@ -107,6 +118,8 @@ def compile_board(
     if "hex" in data:
         radius = data["hex"].get("radius", 2) if isinstance(data["hex"], dict) else 2
         return hex_board(int(radius))
+    if "grid" in data:
+        return grid_board(data["grid"] or {}, (*path, "grid"), sink)
     if "graph" in data:
         return graph_board(data["graph"] or {}, (*path, "graph"), sink)
     if "graphs" in data:
@@ -124,16 +137,61 @@ def compile_board(
         return graph_board(graphs[chosen] or {}, (*path, "graphs", chosen), sink)
     if data:
         sink.at(
-            path, None, "rules/board-kind", "the board needs a topology", "use hex: {radius: N} or graph: {…}"
+            path,
+            None,
+            "rules/board-kind",
+            "the board needs a topology",
+            "use hex: {radius: N}, grid: {width: W, height: H} or graph: {…}",
         )
     return Board()
+
+
+def grid_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
+    """Square cells: `width` x `height`, or `rows` of letters that `legend` turns into a field's values."""
+    from meeple.errors import did_you_mean
+
+    raw = [str(r) for r in data.get("rows") or []]
+    rows = [r.replace(" ", "") for r in raw]
+    width, height = data.get("width"), data.get("height")
+    if rows:
+        if len({len(r) for r in rows}) > 1:
+            lengths = ", ".join(str(len(r)) for r in rows)
+            sink.at((*path, "rows"), None, "rules/grid-rows", f"the rows differ in length ({lengths})")
+            return Board()
+        for key, given, found in (("width", width, len(rows[0])), ("height", height, len(rows))):
+            if given is not None and given != found:
+                sink.at((*path, key), None, "rules/grid-size", f"{key} is {given} but the rows make {found}")
+        width, height = len(rows[0]), len(rows)
+    if not isinstance(width, int) or not isinstance(height, int) or width < 1 or height < 1:
+        sink.at(path, None, "rules/grid-size", "a grid needs a width and a height of at least 1, or rows")
+        return Board()
+    grid = square_grid(width, height, data.get("neighbours", 4) == 8)
+    board = Board(shape="grid")
+    board.kind_of.update(dict.fromkeys(grid.cells, "cell"))
+    board.neighbours.update(grid.neighbours)
+    board.collections["cells"] = grid.cells
+    for cell, (x, y) in grid.coords.items():
+        board.site_fields[cell] = {"x": x, "y": y}
+        board.xy[cell] = (float(x), float(y))
+    legend = data.get("legend") or {}
+    field_name = str(data.get("field", "terrain"))
+    for y, row in enumerate(rows):
+        for x, letter in enumerate(row):
+            if letter not in legend:
+                where = (*path, "rows", y)
+                column = [i for i, ch in enumerate(raw[y]) if ch != " "][x]
+                hint = did_you_mean(letter, legend) or f"the legend has: {', '.join(map(str, legend))}"
+                sink.at(where, column, "rules/grid-legend", f"the legend has no letter '{letter}'", hint)
+                continue
+            board.site_fields[grid.cells[y * width + x]][field_name] = legend[letter]
+    return board
 
 
 def graph_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
     """Named spaces with fields, joined by links: `spaces: {BASE: {vp: 1}}`, `links: [BASE-S1]`."""
     from meeple.errors import did_you_mean
 
-    board = Board()
+    board = Board(shape="graph")
     spaces = data.get("spaces") or {}
     for name, fields in spaces.items():
         board.kind_of[name] = "space"
@@ -164,12 +222,20 @@ def graph_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
     return board
 
 
+def compile_require(data: dict[str, Any], path: Path, ex: ExprCompiler) -> RequireDef | None:
+    """`require:` a condition the laid-out board must meet; `tries:` how many layouts to draw at most."""
+    if data.get("require") is None:
+        return None
+    holds = ex.compile(data["require"], (*path, "require"), {})
+    return RequireDef(holds, int(data.get("tries", 1000)))
+
+
 def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sink) -> list[LayoutDef]:
     steps = []
     for i, step in enumerate(data.get("layout") or []):
         where = (*path, "layout", i)
         on = ex.compile(step.get("on", "tiles"), (*where, "on"), {})
-        shuffle = step.get("shuffle")
+        shuffle = step.get("shuffle", step.get("draw"))
         if isinstance(shuffle, dict):
             bag: tuple[Any, ...] = tuple(k for k, v in shuffle.items() for _ in range(int(v)))
         else:
@@ -179,7 +245,11 @@ def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sin
             sink.at(where, None, "rules/layout-mismatch", f"{len(at)} positions but {len(values)} values")
         if not bag and not at:
             sink.at(
-                where, None, "rules/layout-empty", "a layout step needs `shuffle:` or `at:` with `values:`"
+                where,
+                None,
+                "rules/layout-empty",
+                "a layout step needs `shuffle:`, `draw:` or `at:` with `values:`",
             )
-        steps.append(LayoutDef(str(step.get("set")), on, bag, at, values, step.get("rotate") == "random"))
+        rotate, drawn = step.get("rotate") == "random", "draw" in step and "shuffle" not in step
+        steps.append(LayoutDef(str(step.get("set")), on, bag, at, values, rotate, drawn))
     return steps

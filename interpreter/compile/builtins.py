@@ -104,6 +104,12 @@ def sorted_(s: Any, xs: Any) -> list[Any]:
     return sorted(units(xs))
 
 
+@builtin("join")
+def join(s: Any, xs: Any, sep: str = ", ") -> str:
+    """The items as one text, `sep` between them: `join(route, ' > ')`."""
+    return sep.join(str(x) for x in units(xs))
+
+
 @builtin("pick")
 def pick(s: Any, xs: Any) -> Any:
     """One item at random (a chance outcome drawn from the state's RNG)."""
@@ -333,12 +339,29 @@ def within(s: Any, a: str, r: int, metric: str | None = None) -> list[str]:
     return sorted((x for x, d in lengths.items() if d <= r), key=order.__getitem__)
 
 
-def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
-    """Dijkstra from one site under a named metric, read from the live state (memoised while it is fixed)."""
+@builtin("path")
+def path(s: Any, a: str, b: str, metric: str | None = None) -> list[str] | None:
+    """The sites of a cheapest way from a to b, both included (fewest steps without a metric); none if
+    b cannot be reached.  Among equally cheap ways the same one is always chosen."""
     memo = s._memo
-    key = ("$metric", name, source, cutoff)
+    key = ("$path", metric, a)
     if memo is not None and key in memo:
-        return memo[key]  # type: ignore[no-any-return]
+        paths = memo[key]
+    else:
+        board = s.game.board
+        if metric is None:
+            paths = nx.single_source_shortest_path(board.graph(board.kind_of.get(a, "")), a)
+        else:
+            graph, weight = _metric_graph(s, metric)
+            paths = nx.single_source_dijkstra_path(graph, a, weight=weight)
+        if memo is not None:
+            memo[key] = paths
+    found = paths.get(b)
+    return list(found) if found is not None else None
+
+
+def _metric_graph(s: Any, name: str) -> tuple[nx.Graph, Callable[[str, str, Any], Any]]:
+    """A named metric's graph and its weight function, which reads the live state."""
     metric = s.game.metrics.get(name)
     if metric is None:
         from meeple.compile.expressions import RuleRuntimeError
@@ -353,7 +376,16 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
             return None  # NetworkX leaves out an edge whose weight is None
         return enter(s, {"t": v})
 
-    graph = s.game.board.graph(metric.kind)
+    return s.game.board.graph(metric.kind), weight
+
+
+def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
+    """Dijkstra from one site under a named metric, read from the live state (memoised while it is fixed)."""
+    memo = s._memo
+    key = ("$metric", name, source, cutoff)
+    if memo is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
+    graph, weight = _metric_graph(s, name)
     lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
     if memo is not None:
         memo[key] = lengths

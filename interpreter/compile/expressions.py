@@ -55,6 +55,7 @@ BUILTIN_READS = {
     "within": {"pieces", "sites", "pv", "gv", "sv", "zones"},
     "distance": {"pieces", "sites", "pv", "gv", "sv", "zones"},
     "components": {"pieces", "sites", "pv", "gv", "sv", "zones"},
+    "path": {"pieces", "sites", "pv", "gv", "sv", "zones"},
 }
 ANY_FIELD = {"pv", "pieces", "sites", "zones"}
 _MISSING = object()
@@ -112,7 +113,7 @@ def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
                 return rec[name]
             return definitions[rec["kind"]].get(name)
         elif t is str:
-            site = s.sites.get(obj)
+            site = s.sites.get(obj) if s is not None else None  # no state: a constant, known before play
             if site is not None:
                 return site.get(name)
             d = definitions.get(obj)
@@ -203,6 +204,9 @@ class ExprCompiler:
         if name in sym.routines:
             routines = sym.routines  # compiled after the expressions that name them
             return lambda s, b: routines[name]
+        if name in sym.keyed_zones:
+            self.error(node, "name/bare-zone-family", f"'{name}' is a family of zones: pick one with {name}[key]")
+            return const(None)
         if name in ("turn", "option") or name in sym.scopes:
             self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")
             return const(None)
@@ -215,6 +219,7 @@ class ExprCompiler:
             *scope,
             *sym.game_vars,
             *sym.zones,
+            *sym.keyed_zones,
             *sym.tables,
             *sym.constants,
             *sym.definitions,
@@ -305,8 +310,20 @@ class ExprCompiler:
         return None
 
     def c_Index(self, node: n.Index, scope: Scope) -> Fn:
-        obj = self.expr(node.obj, scope)
         key = self.expr(node.key, scope)
+        if isinstance(node.obj, n.Name) and node.obj.id in self.sym.keyed_zones and node.obj.id not in scope:
+            self.reads.add("zones")
+            name = node.obj.id
+
+            def member(s: Any, b: dict[str, Any]) -> Any:
+                k = key(s, b)
+                zone = s.zones.get(f"{name}#{k}")
+                if zone is None:
+                    raise RuleRuntimeError(f"the zone family '{name}' has no key '{k}'")
+                return zone
+
+            return member
+        obj = self.expr(node.obj, scope)
 
         def index(s: Any, b: dict[str, Any]) -> Any:
             container = obj(s, b)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from meeple.compile.board import compile_board, compile_layout
+from meeple.compile.board import compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.ir import (
@@ -126,7 +126,11 @@ class GameCompiler:
             sym.definitions[name] = plain(dict(spec or {}))
             sym.piece_kinds.add(name)
         for name, spec in (comp.get("zones") or {}).items():
-            (sym.player_zones if (spec or {}).get("per") == "player" else sym.zones).add(name)
+            keys = (spec or {}).get("keys")
+            if isinstance(keys, list):
+                sym.keyed_zones[name] = tuple(str(k) for k in keys)
+            else:
+                (sym.player_zones if (spec or {}).get("per") == "player" else sym.zones).add(name)
         scopes = d.get("vars") or {}
         sym.game_vars = plain(dict(scopes.get("game") or {}))
         sym.player_vars = plain(dict(scopes.get("player") or {}))
@@ -522,10 +526,25 @@ class GameCompiler:
         out = []
         for name, spec in (comp.get("zones") or {}).items():
             spec = spec or {}
+            where = ("components", "zones", name)
             fill: tuple[tuple[str, int], ...] = ()
-            if spec.get("fill") is not None:
-                fill = self.fill(spec["fill"], ("components", "zones", name, "fill"))
-            out.append(ZoneDef(name, spec.get("per") == "player", spec.get("visibility", "all"), fill))
+            fills: dict[str, tuple[tuple[str, int], ...]] = {}
+            keys = self.sym.keyed_zones.get(name, ())
+            given = spec.get("fill")
+            if isinstance(given, dict):  # one fill per key of a zone family
+                for key, text in given.items():
+                    if str(key) not in keys:
+                        hint = did_you_mean(str(key), keys) or "list the key under `keys:`"
+                        self.sink.at((*where, "fill", key), None, "name/unknown-zone-key", f"no key '{key}'", hint)
+                        continue
+                    fills[str(key)] = self.fill(text, (*where, "fill", key))
+            elif given is not None:
+                fill = self.fill(given, (*where, "fill"))
+            visibility = spec.get("visibility", "all")
+            if keys and (spec.get("per") == "player" or visibility == "owner"):
+                message = "a zone family with `keys` belongs to no player"
+                self.sink.at((*where, "keys"), None, "rules/zone-keys", message, "drop `per: player`")
+            out.append(ZoneDef(name, spec.get("per") == "player", visibility, fill, keys, fills))
         return tuple(out)
 
     def metrics(self) -> dict[str, MetricDef]:
@@ -534,13 +553,13 @@ class GameCompiler:
             where = ("metrics", name)
             spec = spec or {}
             kind = str(spec.get("on", "tile"))
-            if kind not in ("tile", "corner", "space"):
+            if kind not in ("tile", "corner", "space", "cell"):
                 self.sink.at(
                     (*where, "on"),
                     None,
                     "name/unknown-site-kind",
                     f"cannot measure between {kind}s",
-                    "use tile, corner or space",
+                    "use tile, corner, space or cell",
                 )
             enter = self.ex.compile(spec.get("enter", 1), (*where, "enter"), {"t": "site"})
             blocked = (
@@ -578,8 +597,9 @@ class GameCompiler:
         self.symbols(players, options)
         board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
-        # The named spaces of a graph board are names: `place climber at BASE`.
+        # The named spaces of a graph board and the cells of a grid are names: `place climber at BASE`.
         self.sym.constants.update({site: site for site in board.collections.get("spaces", ())})
+        self.sym.constants.update({site: site for site in board.collections.get("cells", ())})
         self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()
         self.card_families()
@@ -596,6 +616,7 @@ class GameCompiler:
         end = d.get("end") or {}
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)
+        require = compile_require(d.get("board") or {}, ("board",), self.ex)
         setup = self.st.block(d.get("setup"), ("setup",), {})
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
@@ -626,6 +647,7 @@ class GameCompiler:
             render=dict(d.get("render") or {}),
             defs=self.defs,
             index=self.index,
+            require=require,
         )
         return game
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.compile.board import Board, LayoutDef
+from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Block
 from meeple.compile.symbols import Symbols
@@ -98,6 +98,20 @@ class ZoneDef:
     per_player: bool
     visibility: str  # owner | all | hidden
     fill: tuple[tuple[str, int], ...] = ()
+    keys: tuple[str, ...] = ()  # a family of zones, one per key: `decks['desert']`
+    fills: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)  # by key
+
+    def key_names(self, players: int) -> list[str]:
+        """The state's keys of this zone's members: `hand#0`, `decks#desert`, or the name alone."""
+        if self.per_player:
+            return [f"{self.name}#{p}" for p in range(players)]
+        if self.keys:
+            return [f"{self.name}#{k}" for k in self.keys]
+        return [self.name]
+
+    def starting_cards(self, key: str) -> dict[str, int]:
+        _, _, member = key.partition("#")
+        return dict(self.fills.get(member, self.fill))
 
 
 @dataclass
@@ -127,3 +141,4 @@ class GameDef:
     render: dict[str, Any] = field(default_factory=dict)
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
+    require: RequireDef | None = None  # the condition a random layout is drawn again until it meets

@@ -37,7 +37,9 @@ def _shift(node: Any, by: int) -> Any:
 def _show(value: Any) -> str:
     if value is None:
         return "none"
-    if isinstance(value, dict | Bundle):
+    if isinstance(value, Bundle):
+        return str(value) if value else "nothing"
+    if isinstance(value, dict):
         return ", ".join(units(value)) or "nothing"
     if isinstance(value, list | tuple):
         return ", ".join(_show(v) for v in value) or "nothing"
@@ -56,6 +58,8 @@ class Block:
 
     def __call__(self, s: Any, b: dict[str, Any]) -> None:
         for step in self.steps:
+            if s.over:  # `end game` stops the running effect, not only the flow
+                return
             step(s, b)
 
 
@@ -175,7 +179,20 @@ class StmtCompiler:
             owner = self.ex.expr(node.obj, scope)
             name = node.name
             return lambda s, b: f"{name}#{int(owner(s, b))}"
-        self.ex.error(node, "type/not-a-zone", "expected a zone here", "a shared zone or <player>.<zone>")
+        if isinstance(node, n.Index) and isinstance(node.obj, n.Name) and node.obj.id in self.sym.keyed_zones:
+            family, key = node.obj.id, self.ex.expr(node.key, scope)
+            keys = self.sym.keyed_zones[family]
+
+            def member(s: Any, b: dict[str, Any]) -> str:
+                k = key(s, b)
+                if k not in keys:
+                    raise RuleRuntimeError(f"the zone family '{family}' has no key '{k}'")
+                return f"{family}#{k}"
+
+            return member
+        self.ex.error(
+            node, "type/not-a-zone", "expected a zone here", "a shared zone, <player>.<zone> or <family>[key]"
+        )
         return const(None)
 
     def setter(self, target: n.Node, scope: Scope) -> Callable[[Any, dict[str, Any], Any], None] | None:

@@ -25,6 +25,7 @@ class Symbols:
     scopes: dict[str, dict[str, Any]] = field(default_factory=dict)  # season, trick…: name -> defaults
     zones: set[str] = field(default_factory=set)  # shared zones
     player_zones: set[str] = field(default_factory=set)
+    keyed_zones: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a zone per key: decks['desert']
     defs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> parameter names
     actions: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)

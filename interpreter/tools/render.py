@@ -19,8 +19,10 @@ class NothingToDraw(Exception):
 
 
 def render_svg(state: Any, title: str = "") -> str:
-    """A state's board as SVG text: tiles filled by the `render.fill` field, every piece drawn."""
+    """A state's board as SVG text: tiles (or cells) filled by the `render.fill` field, every piece drawn."""
     board = state.game.board
+    if board.shape == "grid":
+        return _grid_svg(state, title)
     topo = board.topology
     if topo is None:
         raise NothingToDraw(f"{state.game.id} has no board to draw")
@@ -61,10 +63,74 @@ def render_svg(state: Any, title: str = "") -> str:
     return d.as_svg() or ""
 
 
+def _grid_svg(state: Any, title: str) -> str:
+    """A grid board: one square per cell, filled by the `render.fill` field, with a legend of the fills."""
+    board = state.game.board
+    spec = state.game.render or {}
+    field, colours = spec.get("fill"), spec.get("colours") or {}
+    size = 2 * SCALE
+    cols = 1 + max((int(x) for x, _ in board.xy.values()), default=0)
+    rows = 1 + max((int(y) for _, y in board.xy.values()), default=0)
+    width, height = cols * size + 2 * SCALE, rows * size + 2 * SCALE + 48
+    d = draw.Drawing(width, height, origin=(-SCALE, -SCALE - 24))
+    d.append(draw.Rectangle(-SCALE, -SCALE - 24, width, height, fill="white"))
+    if title:
+        d.append(draw.Text(title, 14, -SCALE + 8, -SCALE - 8, font_family="sans-serif"))
+    for cell in board.collections.get("cells", ()):
+        x, y = board.xy[cell]
+        value = state.sites.get(cell, {}).get(field) if field else None
+        fill = colours.get(str(value), "#eeeeee")
+        d.append(draw.Rectangle(x * size, y * size, size, size, fill=fill, stroke="#777777"))
+        d.append(draw.Text(cell, 8, x * size + 3, y * size + 10, fill="#555555", font_family="sans-serif"))
+        if value is not None:
+            text = str(value).replace("_", " ")
+            d.append(
+                draw.Text(
+                    text,
+                    8,
+                    (x + 0.5) * size,
+                    (y + 0.88) * size,
+                    center=True,
+                    fill=_ink(fill),
+                    font_family="sans-serif",
+                )
+            )
+    for site, ids in sorted(state.at.items()):
+        if site not in board.xy:
+            continue
+        x, y = board.xy[site]
+        for k, pid in enumerate(ids):
+            rec = state.pieces[pid]
+            owner = rec.get("owner")
+            colour = (spec.get("pieces") or {}).get(rec["kind"]) or (
+                PLAYER_COLOURS[int(owner) % len(PLAYER_COLOURS)] if owner is not None else "#444444"
+            )
+            offset = (k - (len(ids) - 1) / 2) * 0.4
+            cx, cy = (x + 0.5 + offset) * size, (y + 0.45) * size
+            d.append(draw.Circle(cx, cy, 9, fill=colour, stroke="white", stroke_width=1.5))
+            label = f"p{int(owner) + 1}" if owner is not None else ""
+            if label:
+                d.append(
+                    draw.Text(label, 8, cx, cy, center=True, fill="white", font_family="sans-serif")
+                )
+    legend = {str(k): v for k, v in colours.items()}
+    _legend(d, {"pieces": {**legend, **(spec.get("pieces") or {})}}, -SCALE + 8, rows * size + 24)
+    return d.as_svg() or ""
+
+
+def _ink(fill: str) -> str:
+    """Dark text on a light fill, white on a dark one."""
+    try:
+        r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    except ValueError:
+        return "#333333"
+    return "#333333" if 0.299 * r + 0.587 * g + 0.114 * b > 120 else "#ffffff"
+
+
 def _legend(d: Any, spec: dict[str, Any], x: float, y: float) -> None:
     """One line of swatches: the piece kinds given colours in `render.pieces`."""
     for kind, colour in (spec.get("pieces") or {}).items():
-        d.append(draw.Rectangle(x, y - 9, 10, 10, fill=colour))
+        d.append(draw.Rectangle(x, y - 9, 10, 10, fill=colour, stroke="#777777"))
         d.append(draw.Text(kind.replace("_", " "), 10, x + 14, y, font_family="sans-serif"))
         x += 24 + 6 * len(kind)
 
