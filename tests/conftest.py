@@ -158,9 +158,8 @@ class Ledger:
         self.starting_supply = dict(d.supply)
         cards: Counter[str] = Counter()
         for zone in d.zones:
-            copies = self.players if zone.per_player else 1
-            for card, count in zone.fill:
-                cards[card] += count * copies
+            for key in zone.key_names(self.players):
+                cards.update(zone.starting_cards(key))
         self.starting_cards = +cards
 
     def negative_resources(self, state: meeple.State) -> list[str]:

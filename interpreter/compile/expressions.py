@@ -205,7 +205,8 @@ class ExprCompiler:
             routines = sym.routines  # compiled after the expressions that name them
             return lambda s, b: routines[name]
         if name in sym.keyed_zones:
-            self.error(node, "name/bare-zone-family", f"'{name}' is a family of zones: pick one with {name}[key]")
+            message = f"'{name}' is a family of zones: pick one with {name}[key]"
+            self.error(node, "name/bare-zone-family", message)
             return const(None)
         if name in ("turn", "option") or name in sym.scopes:
             self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")

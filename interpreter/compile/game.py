@@ -535,7 +535,8 @@ class GameCompiler:
                 for key, text in given.items():
                     if str(key) not in keys:
                         hint = did_you_mean(str(key), keys) or "list the key under `keys:`"
-                        self.sink.at((*where, "fill", key), None, "name/unknown-zone-key", f"no key '{key}'", hint)
+                        message = f"no key '{key}'"
+                        self.sink.at((*where, "fill", key), None, "name/unknown-zone-key", message, hint)
                         continue
                     fills[str(key)] = self.fill(text, (*where, "fill", key))
             elif given is not None:

@@ -110,9 +110,7 @@ def _grid_svg(state: Any, title: str) -> str:
             d.append(draw.Circle(cx, cy, 9, fill=colour, stroke="white", stroke_width=1.5))
             label = f"p{int(owner) + 1}" if owner is not None else ""
             if label:
-                d.append(
-                    draw.Text(label, 8, cx, cy, center=True, fill="white", font_family="sans-serif")
-                )
+                d.append(draw.Text(label, 8, cx, cy, center=True, fill="white", font_family="sans-serif"))
     legend = {str(k): v for k, v in colours.items()}
     _legend(d, {"pieces": {**legend, **(spec.get("pieces") or {})}}, -SCALE + 8, rows * size + 24)
     return d.as_svg() or ""

@@ -406,7 +406,7 @@ flow:
     )
     state = game.new_game(seed=1, log=True)
     state.apply("shout")
-    assert notes(state)[-1] == "p1 has 3 (coin, gem, gem); 20% true none 1, 2, 3"
+    assert notes(state)[-1] == "p1 has 3 (1 coin + 2 gem); 20% true none 1, 2, 3"
 
 
 def test_a_log_without_braces_is_written_as_it_is(tmp_path: Path) -> None:
