@@ -154,14 +154,18 @@ def grid_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
     rows = [r.replace(" ", "") for r in raw]
     width, height = data.get("width"), data.get("height")
     if rows:
-        if len({len(r) for r in rows}) > 1:
-            lengths = ", ".join(str(len(r)) for r in rows)
-            sink.at((*path, "rows"), None, "rules/grid-rows", f"the rows differ in length ({lengths})")
-            return Board()
-        for key, given, found in (("width", width, len(rows[0])), ("height", height, len(rows))):
+        longest = max(len(r) for r in rows)
+        short = [y for y, r in enumerate(rows) if len(r) != len(rows[0])]
+        if short:  # reported at the first row that differs; the grid keeps the longest row's width
+            message = f"row {short[0] + 1} has {len(rows[short[0]])} cells, the first row {len(rows[0])}"
+            sink.at(
+                (*path, "rows", short[0]), None, "rules/grid-rows", message, "give every row as many letters"
+            )
+            rows = [r.ljust(longest, " ") for r in rows]
+        for key, given, found in (("width", width, longest), ("height", height, len(rows))):
             if given is not None and given != found:
                 sink.at((*path, key), None, "rules/grid-size", f"{key} is {given} but the rows make {found}")
-        width, height = len(rows[0]), len(rows)
+        width, height = longest, len(rows)
     if not isinstance(width, int) or not isinstance(height, int) or width < 1 or height < 1:
         sink.at(path, None, "rules/grid-size", "a grid needs a width and a height of at least 1, or rows")
         return Board()
@@ -177,6 +181,8 @@ def grid_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
     field_name = str(data.get("field", "terrain"))
     for y, row in enumerate(rows):
         for x, letter in enumerate(row):
+            if letter == " ":  # the padding of a short row, reported already
+                continue
             if letter not in legend:
                 where = (*path, "rows", y)
                 column = [i for i, ch in enumerate(raw[y]) if ch != " "][x]

@@ -394,7 +394,7 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
 
 @builtin("components")
 def components(s: Any, sites: Iterable[str], metric: str | None = None) -> list[list[str]]:
-    """The connected groups of the given sites (neighbours joined; steps a metric blocks are cut)."""
+    """The connected groups of the given sites (neighbours joined; a step blocked either way is cut)."""
     chosen = list(dict.fromkeys(units(sites)))
     if not chosen:
         return []
@@ -403,7 +403,8 @@ def components(s: Any, sites: Iterable[str], metric: str | None = None) -> list[
     blocked = s.game.metrics[metric].blocked if metric is not None else None
     if blocked is not None:
         graph = nx.Graph(graph)
-        graph.remove_edges_from([(a, b) for a, b in list(graph.edges) if blocked(s, {"a": a, "b": b})])
+        cut = [(a, b) for a, b in graph.edges if blocked(s, {"a": a, "b": b}) or blocked(s, {"a": b, "b": a})]
+        graph.remove_edges_from(cut)  # a step blocked either way parts the two sites
     order = board.order
     groups = [sorted(c, key=order.__getitem__) for c in nx.connected_components(graph)]
     return sorted(groups, key=lambda g: order[g[0]])

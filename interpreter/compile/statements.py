@@ -190,6 +190,10 @@ class StmtCompiler:
                 return f"{family}#{k}"
 
             return member
+        if isinstance(node, n.Name) and node.id in self.sym.keyed_zones:
+            message = f"'{node.id}' is a family of zones: pick one with {node.id}[key]"
+            self.ex.error(node, "name/bare-zone-family", message)
+            return const(None)
         self.ex.error(
             node, "type/not-a-zone", "expected a zone here", "a shared zone, <player>.<zone> or <family>[key]"
         )
