@@ -273,6 +273,17 @@ def seat_after(s: Any, p: Player, k: int = 1) -> Player:
 
 @builtin("pieces")
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
+    memo = s._memo
+    if memo is not None:  # the state cannot change while legal actions are listed
+        key = ("$pieces", kind, owner)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _pieces(s, kind, owner)
+        return found  # type: ignore[no-any-return]
+    return _pieces(s, kind, owner)
+
+
+def _pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
     out = []
     for pid, rec in s.pieces.items():
         if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):

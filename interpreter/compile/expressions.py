@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.codegen import SourceGen
 from meeple.compile.symbols import Path, Sink, Symbols
 from meeple.errors import MeepleError
 from meeple.rules import nodes as n
@@ -138,6 +140,8 @@ class ExprCompiler:
         self.get_attr = make_get_attr(sym)
         self.path: Path = ()
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
+        self.depth = 0  # how deep in one expression the closure compiler is
+        self.gen = None if os.environ.get("MEEPLE_CODEGEN") == "0" else SourceGen(self)
 
     # ------------------------------------------------------------ entry points
 
@@ -163,11 +167,22 @@ class ExprCompiler:
     # ------------------------------------------------------------ dispatch
 
     def expr(self, node: n.Node, scope: Scope) -> Fn:
+        """The closures of a node; for a whole expression compiled without a mistake, generated source."""
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
             self.error(node, "syntax/not-an-expression", f"a {type(node).__name__} is not a value")
             return const(None)
-        fn: Fn = method(node, scope)
+        before = len(self.sink.diagnostics)
+        self.depth += 1
+        try:
+            fn: Fn = method(node, scope)
+        finally:
+            self.depth -= 1
+        clean = len(self.sink.diagnostics) == before
+        if self.depth == 0 and self.gen is not None and clean and not is_const(fn):
+            fast = self.gen.function(node, scope)
+            if fast is not None:
+                return fast  # type: ignore[no-any-return]
         return fn
 
     def c_IntLit(self, node: n.IntLit, scope: Scope) -> Fn:

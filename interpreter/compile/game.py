@@ -9,6 +9,7 @@ from typing import Any
 
 from meeple.compile.board import compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.codegen import action_enumerator
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.ir import (
     ActionDef,
@@ -336,11 +337,30 @@ class GameCompiler:
             m = _DEF_HEAD.match(str(key))
             if not m:
                 continue
-            params = self.sym.defs[m.group(1)]
+            name = m.group(1)
+            params = self.sym.defs[name]
             scope: Scope = {p: None for p in params}
             self.ex.reads = set()
-            self.defs[m.group(1)] = self.ex.compile(body, ("defs", key), scope)
-            self.def_reads[m.group(1)] = self.ex.reads
+            before = len(self.sink.diagnostics)
+            node = self.ex.parse_at(body, ("defs", key))
+            self.ex.path = ("defs", key)
+            self.defs[name] = self.ex.expr(node, scope) if node is not None else const(None)
+            self.def_reads[name] = self.ex.reads
+            gen = self.ex.gen
+            if gen is not None and node is not None and len(self.sink.diagnostics) == before:
+                fast = gen.function(node, scope, params)
+                if fast is not None:  # called with its arguments in order from generated source
+                    gen.positional[name] = fast
+                    self.defs[name] = _by_name(fast, params)
+
+    def positional_defs(self) -> None:
+        """Every def generated source may call, with its arguments in order (closures wrapped)."""
+        gen = self.ex.gen
+        if gen is None:
+            return
+        for name, fn in self.defs.items():
+            if name not in gen.positional:
+                gen.positional[name] = _in_order(fn, self.sym.defs.get(name, ()))
 
     def expand_reads(self, reads: set[str]) -> set[str]:
         """Replace `def:name` markers by what those definitions read, transitively."""
@@ -379,6 +399,8 @@ class GameCompiler:
         where = ("actions", name)
         scope: Scope = {"me": "player"}
         params: list[ParamDef] = []
+        errors_before = len(self.sink.diagnostics)
+        nodes: dict[str, Any] = {}  # each parameter's domain, for the generated enumerator
         for inp in spec.get("inputs") or []:
             params.append(ParamDef(str(inp), None))
             scope[str(inp)] = "player" if inp == "partner" else None
@@ -386,10 +408,12 @@ class GameCompiler:
             self.ex.path = (*where, "params", pname)
             node = self.ex.parse_at(domain, (*where, "params", pname))
             fn = self.ex.expr(node, scope) if node is not None else (lambda s, b: [])
+            nodes[pname] = node
             scope[pname] = self.ex.element_type(node, scope) if node is not None else None
             params.append(ParamDef(pname, fn))
         order = {p.name: i + 1 for i, p in enumerate(params)}
         checks: list[list[Fn]] = [[] for _ in range(len(params) + 1)]
+        check_nodes: list[list[Any]] = [[] for _ in range(len(params) + 1)]
         if "when" in spec:
             node = self.ex.parse_at(spec["when"], (*where, "when"))
             if node is not None:
@@ -398,14 +422,27 @@ class GameCompiler:
                 for part in parts:
                     level = max([order.get(x, 0) for x in free_names(part)], default=0)
                     checks[level].append(self.ex.expr(part, scope))
+                    check_nodes[level].append(part)
         cost, cost_level = None, 0
+        cost_node = None
         if spec.get("cost") is not None:
             node = self.ex.parse_at(spec["cost"], (*where, "cost"))
+            cost_node = node
             if node is not None:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
+        fast = None
+        if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
+            fast = action_enumerator(
+                self.ex.gen,
+                name,
+                [(p, nodes.get(p)) for p in (x.name for x in params)],
+                check_nodes,
+                (cost_node, cost_level) if cost_node is not None else None,
+                dict(scope),
+            )
         return ActionDef(
             name,
             tuple(params),
@@ -414,6 +451,7 @@ class GameCompiler:
             cost_level,
             effect,
             bool(spec.get("stepwise")),
+            fast,
         )
 
     def flow(self) -> tuple[PhaseDef, ...]:
@@ -597,6 +635,8 @@ class GameCompiler:
         d = self.data
         self.symbols(players, options)
         board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
+        if self.ex.gen is not None:
+            self.ex.gen.board = board
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
         # The named spaces of a graph board and the cells of a grid are names: `place climber at BASE`.
         self.sym.constants.update({site: site for site in board.collections.get("spaces", ())})
@@ -614,6 +654,7 @@ class GameCompiler:
             self.st.block(d["standing"], ("standing",), {"me": "player"}) if d.get("standing") else None
         )
         score, awards = self.scoring()
+        self.positional_defs()
         end = d.get("end") or {}
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)
@@ -689,6 +730,21 @@ class BoundBlock:
 
     def __call__(self, s: Any, b: dict[str, Any]) -> None:
         self.block(s, {**self.binding, **b})
+
+
+def _by_name(fn: Any, params: tuple[str, ...]) -> Fn:
+    """A def taking its arguments in order, called with a mapping of them (as closures call defs)."""
+    if not params:
+        return lambda s, b: fn(s)
+    if len(params) == 1:
+        (p0,) = params
+        return lambda s, b: fn(s, b[p0])
+    return lambda s, b: fn(s, *[b[p] for p in params])
+
+
+def _in_order(fn: Fn, params: tuple[str, ...]) -> Any:
+    """A def compiled to closures, called with its arguments in order."""
+    return lambda s, *values: fn(s, dict(zip(params, values)))
 
 
 def _order(d: Diagnostic) -> tuple[str, int, int]:

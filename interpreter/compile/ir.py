@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from meeple.compile.board import Board, LayoutDef, RequireDef
@@ -26,8 +27,9 @@ class ActionDef:
     cost_level: int  # the number of parameters the cost needs
     effect: Block
     stepwise: bool = False
+    fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
 
-    @property
+    @cached_property
     def inputs(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.params if p.domain is None)
 

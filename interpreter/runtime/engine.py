@@ -58,9 +58,13 @@ def completions(
 
 def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
     if a.stepwise:  # offered once; its parameters are then decided one at a time
-        for _ in completions(s, a, me, bound, free):
-            return [Action(a.name, tuple(bound.items()), partial=True)]
-        return []
+        if a.fast is not None:
+            found = bool(a.fast(s, me, bound, free, True))
+        else:
+            found = next(completions(s, a, me, bound, free), None) is not None
+        return [Action(a.name, tuple(bound.items()), partial=True)] if found else []
+    if a.fast is not None:  # the generated loops
+        return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
     names = [p.name for p in a.params]
     return [Action(a.name, tuple((nm, b[nm]) for nm in names)) for b in completions(s, a, me, bound, free)]
 
@@ -76,7 +80,11 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     out = []
     for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
         trial = {**bound, nxt.name: value}
-        if next(completions(s, a, me, trial, free), None) is not None:
+        if a.fast is not None:
+            found = bool(a.fast(s, me, trial, free, True))
+        else:
+            found = next(completions(s, a, me, trial, free), None) is not None
+        if found:
             out.append(Action(a.name, (*prefix, (nxt.name, value)), partial=partial))
     return out
 

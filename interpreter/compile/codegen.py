@@ -1,0 +1,462 @@
+"""Generate Python source for a checked expression, compiled once with `compile()`.
+
+The closure compiler (expressions.py) runs first on every expression: it reports the mistakes, records
+what the expression reads and is the fallback. For an expression it compiled without a mistake, this
+module writes the same computation as one Python function, with comprehensions as Python comprehensions
+and names resolved to direct reads of the state (`s.gv['round']`, `s.pv[me]['gold']`), so evaluating it
+costs one call instead of a tree of closures. A node it does not know makes it give up (`Unsupported`) and
+the closures are used as they are.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from meeple.compile.builtins import BUILTINS, units
+from meeple.rules import nodes as n
+from meeple.values import Bundle
+
+Fn = Callable[[Any, dict[str, Any]], Any]
+_MISSING = object()
+_AGGREGATE_CALLS = {"any": "any", "all": "all"}
+_PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
+
+
+_BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
+_FAST = {"first": "_first", "len": "_count", "count": "_count", "size": "_count"}
+
+
+def _first(xs: Any) -> Any:
+    if type(xs) is list or type(xs) is tuple:
+        return xs[0] if xs else None
+    for x in units(xs):
+        return x
+    return None
+
+
+def _count(xs: Any) -> int:
+    if type(xs) is list or type(xs) is tuple:
+        return len(xs)
+    if isinstance(xs, dict | Bundle):
+        return sum(xs.values())
+    return sum(1 for _ in xs)
+
+
+class Unsupported(Exception):
+    """The node has no generated form; the closures are kept."""
+
+
+def _in(a: Any, b: Any) -> bool:
+    return b is not None and a in b
+
+
+def _not_in(a: Any, b: Any) -> bool:
+    return b is None or a not in b
+
+
+def _index(container: Any, key: Any) -> Any:
+    if isinstance(container, dict | Bundle):
+        return container.get(key)
+    return container[key]
+
+
+def _range(a: Any, z: Any) -> list[int]:
+    if not isinstance(a, int) or not isinstance(z, int):
+        from meeple.compile.expressions import RuleRuntimeError
+
+        raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
+    return list(range(a, z + 1))
+
+
+def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
+    """A def of one argument, memoised while the state cannot change (the closures' key: name, value)."""
+    memo = s._memo
+    if memo is None:
+        return fn(s, v0)
+    key = (name, v0)
+    try:
+        hit = memo.get(key, _MISSING)
+    except TypeError:  # an unhashable argument: no memo
+        return fn(s, v0)
+    if hit is _MISSING:
+        hit = memo[key] = fn(s, v0)
+    return hit
+
+
+def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
+    memo = s._memo
+    if memo is None:
+        return fn(s, *values)
+    key = (name, values)
+    try:
+        hit = memo.get(key, _MISSING)
+    except TypeError:
+        return fn(s, *values)
+    if hit is _MISSING:
+        hit = memo[key] = fn(s, *values)
+    return hit
+
+
+def _zone_member(s: Any, family: str, key: Any) -> Any:
+    zone = s.zones.get(f"{family}#{key}")
+    if zone is None:
+        from meeple.compile.expressions import RuleRuntimeError
+
+        raise RuleRuntimeError(f"the zone family '{family}' has no key '{key}'")
+    return zone
+
+
+class SourceGen:
+    """Writes expressions of one rule file as Python source; one namespace per game."""
+
+    def __init__(self, ex: Any) -> None:
+        from meeple.compile.expressions import RuleRuntimeError
+
+        self.ex = ex
+        self.sym = ex.sym
+        self.counter = itertools.count()
+        self.dynamic = 0  # bumped by every piece of source that reads the state or a binding
+        self.board: Any = None  # the compiled board, once known: its incidence tables are constants
+        self.positional: dict[str, Callable[..., Any]] = {}  # defs taking their arguments in order
+        self.ns: dict[str, Any] = {
+            "_units": units,
+            "_in": _in,
+            "_not_in": _not_in,
+            "_index": _index,
+            "_range": _range,
+            "_call1": _call1,
+            "_call": _call,
+            "_zone_member": _zone_member,
+            "_first": _first,
+            "_count": _count,
+            "_get_attr": ex.get_attr,
+            "_Bundle": Bundle,
+            "_D": self.positional,
+            "_resources": lambda s, p: Bundle({r: s.pv[p][r] for r in s.game.sym.resources}),
+            "_sym": self.sym,  # routines are filled in after the expressions that name them
+            "RuleRuntimeError": RuleRuntimeError,
+        }
+        for name, fn in BUILTINS.items():
+            self.ns["_b_" + name] = fn
+
+    # ------------------------------------------------------------ entry points
+
+    def function(self, node: n.Node, scope: dict[str, Any], params: tuple[str, ...] | None = None) -> Any:
+        """`f(s, b)` computing the node, or `f(s, *params)` for a def's body; None when unsupported."""
+        try:
+            body = self.gen(node, dict(scope), set(params or ()))
+        except Unsupported:
+            return None
+        name = f"_e{next(self.counter)}"
+        args = ", ".join(("s", *(f"v_{p}" for p in params))) if params is not None else "s, b"
+        source = (
+            f"def {name}({args}):\n"
+            f"    try:\n"
+            f"        return {body}\n"
+            f"    except TypeError as err:\n"
+            f"        raise RuleRuntimeError(f'cannot compute: {{err}}') from None\n"
+        )
+        code = compile(source, f"<rule {name}>", "exec")
+        exec(code, self.ns)
+        fn = self.ns.pop(name)
+        fn.source = body
+        return fn
+
+    def const(self, value: Any) -> str:
+        """A name in the namespace holding a value the source cannot spell."""
+        if value is None or isinstance(value, bool | int | str):
+            return repr(value)
+        name = f"_k{next(self.counter)}"
+        self.ns[name] = value
+        return name
+
+    # ------------------------------------------------------------ dispatch
+
+    def gen(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> str:
+        """The source of a node; a part that reads neither the state nor a binding is computed now."""
+        method = getattr(self, "g_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        before = self.dynamic
+        source = str(method(node, scope, local))
+        if self.dynamic != before or isinstance(node, n.IntLit | n.StrLit | n.BoolLit | n.NoneLit):
+            return source
+        try:
+            value = eval(compile(source, "<constant>", "eval"), self.ns)  # noqa: S307 - our own source
+        except Exception:  # noqa: BLE001 - a constant that fails is left to fail when it runs
+            return source
+        return self.const(value)
+
+    def reads_state(self, source: str) -> str:
+        """Mark the source being written as depending on the state or the bindings."""
+        self.dynamic += 1
+        return source
+
+    def g_IntLit(self, node: n.IntLit, scope: dict[str, Any], local: set[str]) -> str:
+        return repr(node.value)
+
+    def g_StrLit(self, node: n.StrLit, scope: dict[str, Any], local: set[str]) -> str:
+        return repr(node.value)
+
+    def g_BoolLit(self, node: n.BoolLit, scope: dict[str, Any], local: set[str]) -> str:
+        return repr(node.value)
+
+    def g_NoneLit(self, node: n.NoneLit, scope: dict[str, Any], local: set[str]) -> str:
+        return "None"
+
+    def g_Name(self, node: n.Name, scope: dict[str, Any], local: set[str]) -> str:
+        name, sym = node.id, self.sym
+        if name in local:
+            return self.reads_state(f"v_{name}")
+        if name in scope:
+            return self.reads_state(f"b[{name!r}]")
+        if name in sym.game_vars:
+            return self.reads_state(f"s.gv[{name!r}]")
+        if name in sym.zones:
+            return self.reads_state(f"s.zones[{name!r}]")
+        if name == "players":
+            return self.reads_state("s.players")
+        if name in sym.tables:
+            return self.const(sym.tables[name])
+        if name in sym.constants:
+            return self.const(sym.constants[name])
+        if name in sym.definitions or name in sym.resources or name in sym.actions:
+            return repr(name)
+        if name in sym.routines:
+            return self.reads_state(f"_sym.routines[{name!r}]")
+        raise Unsupported(name)
+
+    def constant_of(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> Any:
+        """The value of a name that is a constant (a card, a table), else _MISSING."""
+        if isinstance(node, n.Name) and node.id not in scope and node.id not in local:
+            sym = self.sym
+            if node.id in sym.game_vars or node.id in sym.zones or node.id == "players":
+                return _MISSING
+            if node.id in sym.tables:
+                return sym.tables[node.id]
+            if node.id in sym.constants:
+                return sym.constants[node.id]
+            if node.id in sym.definitions or node.id in sym.resources or node.id in sym.actions:
+                return node.id
+        if isinstance(node, n.StrLit):
+            return node.value
+        return _MISSING
+
+    def g_Attr(self, node: n.Attr, scope: dict[str, Any], local: set[str]) -> str:
+        name, sym = node.name, self.sym
+        obj_node = node.obj
+        if isinstance(obj_node, n.Name) and obj_node.id not in scope and obj_node.id not in local:
+            head = obj_node.id
+            if head == "turn":
+                return self.reads_state(f"s.tv[{name!r}]")
+            if head in sym.scopes:
+                return self.reads_state(f"s.sv[{head!r}][{name!r}]")
+            if head == "option":
+                return self.reads_state(f"s.options[{name!r}]")
+        kind = self.ex.type_of(obj_node, scope)
+        obj = self.gen(obj_node, scope, local)
+        if kind == "player":
+            self.dynamic += 1
+            if name in sym.player_vars or name in sym.resources:
+                return f"s.pv[{obj}][{name!r}]"
+            if name in sym.player_zones:
+                return f"s.zones[{name + '#'!r} + str(int({obj}))]"
+            if name == "index":
+                return f"int({obj})"
+            if name == "resources":
+                return f"_resources(s, {obj})"
+            raise Unsupported(f"player field {name}")
+        value = self.constant_of(obj_node, scope, local)
+        if isinstance(value, str) and value in sym.definitions:
+            return self.const(sym.definitions[value].get(name))
+        return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
+
+    def g_Index(self, node: n.Index, scope: dict[str, Any], local: set[str]) -> str:
+        key = self.gen(node.key, scope, local)
+        obj_node = node.obj
+        if (
+            isinstance(obj_node, n.Name)
+            and obj_node.id in self.sym.keyed_zones
+            and obj_node.id not in scope
+            and obj_node.id not in local
+        ):
+            return self.reads_state(f"_zone_member(s, {obj_node.id!r}, {key})")
+        return f"_index({self.gen(obj_node, scope, local)}, {key})"
+
+    def g_Call(self, node: n.Call, scope: dict[str, Any], local: set[str]) -> str:
+        if not isinstance(node.func, n.Name):
+            raise Unsupported("call")
+        name = node.func.id
+        self.dynamic += 1  # a call may read the state or draw from its generator
+        args = [self.gen(a, scope, local) for a in node.args]
+        if name in self.sym.defs:
+            if node.kwargs:
+                raise Unsupported("def kwargs")
+            if len(args) == 1:
+                return f"_call1(s, {name!r}, _D[{name!r}], {args[0]})"
+            return f"_call(s, {name!r}, _D[{name!r}]{''.join(', ' + a for a in args)})"
+        if name not in BUILTINS:
+            raise Unsupported(name)
+        if not node.kwargs and len(args) == 1:
+            if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
+                return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
+            if name in _FAST:
+                return f"{_FAST[name]}({args[0]})"
+        kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]
+        return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
+
+    def comprehension(
+        self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
+    ) -> str:
+        inner_scope, inner_local = dict(scope), set(local)
+        clauses = []
+        for comp in comps:
+            it = self.gen(comp.iter, inner_scope, inner_local)
+            t = self.ex.element_type(comp.iter, inner_scope)
+            for nm in comp.names:
+                inner_scope[nm] = t
+                inner_local.add(nm)
+            target = ", ".join(f"v_{nm}" for nm in comp.names)
+            clause = f"for {target} in _units({it})"
+            for cond in comp.conds:
+                clause += f" if {self.gen(cond, inner_scope, inner_local)}"
+            clauses.append(clause)
+        return f"{self.gen(elt, inner_scope, inner_local)} {' '.join(clauses)}"
+
+    def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:
+        if not isinstance(node.func, n.Name) or node.func.id not in BUILTINS:
+            raise Unsupported("generator call")
+        self.dynamic += 1
+        body = self.comprehension(node.elt, node.comps, scope, local)
+        name = node.func.id
+        if name in _AGGREGATE_CALLS:
+            return f"{_AGGREGATE_CALLS[name]}({body})"
+        return f"_b_{name}(s, ({body}))"
+
+    def g_ListComp(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str:
+        self.dynamic += 1
+        return f"[{self.comprehension(node.elt, node.comps, scope, local)}]"
+
+    def g_ListLit(self, node: n.ListLit, scope: dict[str, Any], local: set[str]) -> str:
+        return "[" + ", ".join(self.gen(i, scope, local) for i in node.items) + "]"
+
+    def g_TupleLit(self, node: n.TupleLit, scope: dict[str, Any], local: set[str]) -> str:
+        return "(" + "".join(self.gen(i, scope, local) + ", " for i in node.items) + ")"
+
+    def g_BinOp(self, node: n.BinOp, scope: dict[str, Any], local: set[str]) -> str:
+        return f"({self.gen(node.left, scope, local)} {node.op} {self.gen(node.right, scope, local)})"
+
+    def g_Compare(self, node: n.Compare, scope: dict[str, Any], local: set[str]) -> str:
+        left = self.gen(node.left, scope, local)
+        rights = [self.gen(r, scope, local) for r in node.rights]
+        if all(op in _PY_CMP for op in node.ops):
+            return "(" + left + "".join(f" {op} {r}" for op, r in zip(node.ops, rights)) + ")"
+        if len(rights) == 1:
+            helper = "_in" if node.ops[0] == "in" else "_not_in"
+            return f"{helper}({left}, {rights[0]})"
+        raise Unsupported("chained membership")
+
+    def g_BoolOp(self, node: n.BoolOp, scope: dict[str, Any], local: set[str]) -> str:
+        joined = f" {node.op} ".join(self.gen(v, scope, local) for v in node.values)
+        return f"({joined})" if len(node.values) == 2 else f"bool({joined})"  # as the closures do
+
+    def g_NotOp(self, node: n.NotOp, scope: dict[str, Any], local: set[str]) -> str:
+        return f"(not {self.gen(node.operand, scope, local)})"
+
+    def g_Neg(self, node: n.Neg, scope: dict[str, Any], local: set[str]) -> str:
+        return f"(-{self.gen(node.operand, scope, local)})"
+
+    def g_RangeLit(self, node: n.RangeLit, scope: dict[str, Any], local: set[str]) -> str:
+        return f"_range({self.gen(node.start, scope, local)}, {self.gen(node.stop, scope, local)})"
+
+    def g_IfExp(self, node: n.IfExp, scope: dict[str, Any], local: set[str]) -> str:
+        body, cond, orelse = (self.gen(x, scope, local) for x in (node.body, node.cond, node.orelse))
+        return f"({body} if {cond} else {orelse})"
+
+    def g_BundleTerm(self, node: n.BundleTerm, scope: dict[str, Any], local: set[str]) -> str:
+        amount = self.gen(node.amount, scope, local)
+        key_node = node.key
+        if isinstance(key_node, n.KeyExpr):
+            key = self.gen(key_node.expr, scope, local)
+        else:
+            head = key_node.parts[0]
+            if len(key_node.parts) == 1 and head not in scope and head not in local:
+                key = repr(head)
+            else:
+                path: n.Node = n.Name(head, pos=key_node.pos, end=key_node.pos + len(head))
+                for part in key_node.parts[1:]:
+                    path = n.Attr(path, part, pos=key_node.pos, end=key_node.end)
+                key = self.gen(path, scope, local)
+        return f"_Bundle({{{key}: {amount}}})"
+
+
+# ---------------------------------------------------------------- actions
+
+
+def action_enumerator(
+    gen: SourceGen,
+    name: str,
+    params: list[tuple[str, n.Node | None]],
+    checks: list[list[n.Node]],
+    cost: tuple[n.Node, int] | None,
+    scope: dict[str, Any],
+) -> Any:
+    """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
+    (with `first`, at most one: is there any?).
+
+    Written as nested loops, one per parameter with a domain (a value already bound is its only one),
+    each condition placed at the level where the last name it mentions is bound, the cost checked at its
+    own level. None when a part has no generated form.
+    """
+    from meeple.values import Action
+
+    local = {"me", *(p for p, _ in params)}
+    lines = ["def _enumerate(s, me, bound, free, first):", "    out = []", "    v_me = me"]
+    try:
+        pad = "    "
+        lines += _level_lines(gen, checks[0], cost, 0, scope, local, pad, "return out")
+        for k, (pname, domain) in enumerate(params, start=1):
+            if domain is None:
+                lines.append(f"{pad}v_{pname} = bound.get({pname!r})")
+                lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "return out")
+                continue
+            domain_source = gen.gen(domain, scope, local)
+            values = f"(bound[{pname!r}],) if {pname!r} in bound else _b_distinct(s, {domain_source})"
+            lines.append(f"{pad}for v_{pname} in {values}:")
+            pad += "    "
+            lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "continue")
+    except Unsupported:
+        return None
+    pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
+    lines += [f"{pad}out.append(_Action({name!r}, ({pairs})))", f"{pad}if first:", f"{pad}    return out"]
+    lines.append("    return out")
+    ns = dict(gen.ns)
+    ns["_Action"] = Action
+    ns["_can_pay"] = _can_pay
+    exec(compile("\n".join(lines) + "\n", f"<action {name}>", "exec"), ns)
+    fn = ns["_enumerate"]
+    fn.source = "\n".join(lines)
+    return fn
+
+
+def _level_lines(
+    gen: SourceGen,
+    conds: list[n.Node],
+    cost: tuple[n.Node, int] | None,
+    level: int,
+    scope: dict[str, Any],
+    local: set[str],
+    pad: str,
+    fail: str,
+) -> list[str]:
+    out = [f"{pad}if not {gen.gen(c, scope, local)}: {fail}" for c in conds]
+    if cost is not None and cost[1] == level:
+        out.append(f"{pad}if not free and not _can_pay(s, me, {gen.gen(cost[0], scope, local)}): {fail}")
+    return out
+
+
+def _can_pay(s: Any, p: Any, bundle: Any) -> bool:
+    rec = s.pv[p]
+    return all(rec.get(k, 0) >= v for k, v in bundle.items())
