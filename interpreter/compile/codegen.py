@@ -413,7 +413,7 @@ def action_enumerator(
     from meeple.values import Action
 
     local = {"me", *(p for p, _ in params)}
-    lines = ["def _enumerate(s, me, bound, free, first):", "    out = []", "    v_me = me"]
+    lines = ["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"]
     try:
         pad = "    "
         lines += _level_lines(gen, checks[0], cost, 0, scope, local, pad, "return out")
@@ -431,7 +431,11 @@ def action_enumerator(
         return None
     pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
     lines += [f"{pad}out.append(_Action({name!r}, ({pairs})))", f"{pad}if first:", f"{pad}    return out"]
-    lines.append("    return out")
+    lines += [
+        "  except TypeError as err:",
+        "    raise RuleRuntimeError(f'cannot compute: {err}') from None",
+        "  return out",
+    ]
     ns = dict(gen.ns)
     ns["_Action"] = Action
     ns["_can_pay"] = _can_pay
