@@ -114,3 +114,39 @@ def k2(k2_game: Any) -> Any:
     import k2_setup
 
     return k2_setup.Expedition(k2_game)
+
+
+# ---------------------------------------------------------------------- caravan conquest encounters
+
+
+@pytest.fixture
+def encounter_trip() -> Any:
+    """A cleared 3-player Caravan Conquest game at p1's first move, with a city at a2 (caravan_setup.Trip).
+
+    The other caravans shuttle between a1 (the Start) and a2, so they never draw an encounter card.
+    """
+    import caravan_setup
+
+    trip = caravan_setup.Trip(caravan_setup.load(players=3))
+    trip.paint(a2="city")
+    return trip
+
+
+# ---------------------------------------------------------------------- caravan conquest
+
+
+@pytest.fixture
+def make_caravan() -> Callable[..., Any]:
+    """Cleared games at p1's first move: `make_caravan(players=3, seed=1, terrain=…, **options)`."""
+    import caravan_setup
+
+    def make(players: int = 3, seed: int = 1, terrain: str = "grasslands", **options: Any) -> Any:
+        return caravan_setup.Trip(caravan_setup.load(players, **options), seed=seed, terrain=terrain)
+
+    return make
+
+
+@pytest.fixture
+def caravan(make_caravan: Callable[..., Any]) -> Any:
+    """A cleared 3-player game at p1's first move; all cells but Start and Finish grasslands (see Trip)."""
+    return make_caravan()
