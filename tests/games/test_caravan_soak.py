@@ -132,14 +132,13 @@ def ending(state: meeple.State) -> tuple[str, list[str]]:
     found = []
     if all(finished):
         how = "every caravan at the Finish"
-    elif first is not None:
+    elif first is not None and rounds == first + state.options["countdown"] + 1:
         how = "the countdown"
-        if rounds != first + state.options["countdown"] + 1:
-            found.append(f"ended in round {rounds}, the first finish was in round {first}")
+    elif rounds == state.options["max_rounds"] + 1:  # the limit may cut a countdown short
+        how = "the round limit" if first is None else "the round limit, during the countdown"
     else:
-        how = "the round limit"
-        if rounds != state.options["max_rounds"] + 1:
-            found.append(f"ended in round {rounds} with nobody at the Finish")
+        how = "no rule"
+        found.append(f"ended in round {rounds}; the first finish was in round {first}")
     scores, winners = state.scores, state.winners or []
     found += [
         f"{p} never arrived but scores {scores[p]}"
