@@ -16,6 +16,9 @@ class Player(int):
 
     __repr__ = __str__
 
+    def __bool__(self) -> bool:  # a player is something, even the first one (seat 0)
+        return True
+
 
 class PieceRef(int):
     """A piece on the board, equal to its id; shown as `kind#id@site` (as it was when referenced)."""
@@ -26,6 +29,9 @@ class PieceRef(int):
         obj = super().__new__(cls, pid)
         obj.rec = rec
         return obj
+
+    def __bool__(self) -> bool:  # a piece is something, even the first one placed (id 0)
+        return True
 
     @property
     def label(self) -> str:

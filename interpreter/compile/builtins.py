@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from heapq import heappop, heappush
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -396,11 +397,49 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
     key = ("$metric", name, source, cutoff)
     if memo is not None and key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    graph, weight = _metric_graph(s, name)
-    lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
+    metric = s.game.metrics.get(name)
+    if metric is None or metric.enter_at is None:
+        graph, weight = _metric_graph(s, name)
+        lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
+    else:
+        lengths = _dijkstra(s, metric, source, cutoff)
     if memo is not None:
         memo[key] = lengths
     return lengths
+
+
+def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str, Any]:
+    """The cheapest cost from `source` to every site it reaches within `cutoff`, on the board's own
+    neighbour tables (the same lengths NetworkX finds, without its per-edge overhead)."""
+    neighbours = s.game.board.neighbours
+    kind_of = s.game.board.kind_of
+    kind = kind_of.get(source)
+    enter, blocked = metric.enter_at, metric.blocked_at
+    done: dict[str, Any] = {}
+    seen = {source: 0}
+    heap: list[tuple[Any, int, str]] = [(0, 0, source)]
+    count = 1
+    while heap:
+        d, _, u = heappop(heap)
+        if u in done:
+            continue
+        done[u] = d
+        for v in neighbours.get(u, ()):
+            if v in done or kind_of.get(v) != kind:
+                continue
+            if blocked is not None and blocked(s, u, v):
+                continue
+            w = enter(s, v)
+            if w is None:
+                continue
+            nd = d + w
+            if cutoff is not None and nd > cutoff:
+                continue
+            if v not in seen or nd < seen[v]:
+                seen[v] = nd
+                heappush(heap, (nd, count, v))
+                count += 1
+    return done
 
 
 @builtin("components")

@@ -56,6 +56,16 @@ def _not_in(a: Any, b: Any) -> bool:
     return b is None or a not in b
 
 
+def add_values(a: Any, b: Any) -> Any:
+    """`a + b`, where a list may meet a tuple (a list kept in a variable is stored as a tuple)."""
+    try:
+        return a + b
+    except TypeError:
+        if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+            return [*a, *b]
+        raise
+
+
 def _index(container: Any, key: Any) -> Any:
     if isinstance(container, dict | Bundle):
         return container.get(key)
@@ -125,6 +135,7 @@ class SourceGen:
             "_in": _in,
             "_not_in": _not_in,
             "_index": _index,
+            "_add": add_values,
             "_range": _range,
             "_call1": _call1,
             "_call": _call,
@@ -346,7 +357,10 @@ class SourceGen:
         return "(" + "".join(self.gen(i, scope, local) + ", " for i in node.items) + ")"
 
     def g_BinOp(self, node: n.BinOp, scope: dict[str, Any], local: set[str]) -> str:
-        return f"({self.gen(node.left, scope, local)} {node.op} {self.gen(node.right, scope, local)})"
+        left, right = self.gen(node.left, scope, local), self.gen(node.right, scope, local)
+        if node.op == "+":
+            return f"_add({left}, {right})"
+        return f"({left} {node.op} {right})"
 
     def g_Compare(self, node: n.Compare, scope: dict[str, Any], local: set[str]) -> str:
         left = self.gen(node.left, scope, local)

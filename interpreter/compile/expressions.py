@@ -9,7 +9,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
-from meeple.compile.codegen import SourceGen
+from meeple.compile.codegen import SourceGen, add_values
 from meeple.compile.symbols import Path, Sink, Symbols
 from meeple.errors import MeepleError
 from meeple.rules import nodes as n
@@ -25,7 +25,7 @@ class RuleRuntimeError(MeepleError):
 
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
+    "+": add_values,
     "-": operator.sub,
     "*": operator.mul,
     "/": operator.truediv,

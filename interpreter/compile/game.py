@@ -600,14 +600,28 @@ class GameCompiler:
                     f"cannot measure between {kind}s",
                     "use tile, corner, space or cell",
                 )
-            enter = self.ex.compile(spec.get("enter", 1), (*where, "enter"), {"t": "site"})
-            blocked = (
-                self.ex.compile(spec["blocked"], (*where, "blocked"), {"a": "site", "b": "site"})
+            enter, enter_at = self.in_order(spec.get("enter", 1), (*where, "enter"), ("t",))
+            blocked, blocked_at = (
+                self.in_order(spec["blocked"], (*where, "blocked"), ("a", "b"))
                 if "blocked" in spec
-                else None
+                else (None, None)
             )
-            out[name] = MetricDef(name, kind, enter, blocked)
+            out[name] = MetricDef(name, kind, enter, blocked, enter_at, blocked_at)
         return out
+
+    def in_order(self, text: Any, path: tuple[Any, ...], params: tuple[str, ...]) -> tuple[Fn, Any]:
+        """An expression over sites: as `f(s, b)`, and as `g(s, *sites)` taking the sites in order."""
+        before = len(self.sink.diagnostics)
+        node = self.ex.parse_at(text, path)
+        if node is None:
+            return const(None), lambda s, *sites: None
+        self.ex.path = path
+        scope: Scope = dict.fromkeys(params, "site")
+        fn = self.ex.expr(node, scope)
+        fast = None
+        if self.ex.gen is not None and len(self.sink.diagnostics) == before:
+            fast = self.ex.gen.function(node, scope, params)
+        return fn, fast if fast is not None else _in_order(fn, params)
 
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""

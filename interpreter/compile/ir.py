@@ -52,6 +52,8 @@ class MetricDef:
     kind: str  # the kind of site it measures between: tile, corner
     enter: Fn
     blocked: Fn | None
+    enter_at: Any = None  # enter_at(s, t): the same cost, called with the site itself
+    blocked_at: Any = None  # blocked_at(s, a, b)
 
 
 @dataclass(frozen=True)

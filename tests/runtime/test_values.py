@@ -1,0 +1,39 @@
+"""The values expressions compute with: the first player and the first piece are things, not zero."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import meeple
+from meeple.values import PieceRef, Player
+
+RULES = """
+game: {name: Marks, players: {min: 2, max: 2}}
+components:
+  pieces: {mark: {supply: 9}}
+board:
+  grid: {width: 3, height: 1}
+actions:
+  play:
+    params: {cell: "[c for c in cells if not any(pieces_at(c))]"}
+    effect: [place mark at cell]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: "all(any(pieces_at(c)) for c in cells)"
+    do: [{choose: [play]}]
+"""
+
+
+def test_the_first_player_and_the_first_piece_are_true():
+    assert bool(Player(0)) and bool(PieceRef(0, {"kind": "mark", "site": "a1"}))
+
+
+def test_a_cell_holding_the_first_piece_placed_is_not_offered_again(tmp_path: Path):
+    path = tmp_path / "marks.yaml"
+    path.write_text(RULES, encoding="utf-8")
+    assert meeple.check(path) == []
+    state = meeple.load(path, players=2).new_game(seed=1)
+    state.apply("play(cell=a1)")
+    assert [str(a) for a in state.legal_actions()] == ["play(cell=b1)", "play(cell=c1)"]
