@@ -272,16 +272,23 @@ def seat_after(s: Any, p: Player, k: int = 1) -> Player:
 # ---------------------------------------------------------------- pieces
 
 
+def _piece_cache(s: Any) -> dict[Any, Any]:
+    """Answers about pieces, kept until a piece is placed, moved, changed or removed (one per state)."""
+    cache = s._pieces_seen
+    version = s.ver["pieces"]
+    if cache is None or cache[0] != version:
+        cache = s._pieces_seen = (version, {})
+    return cache[1]  # type: ignore[no-any-return]
+
+
 @builtin("pieces")
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
-    memo = s._memo
-    if memo is not None:  # the state cannot change while legal actions are listed
-        key = ("$pieces", kind, owner)
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = _pieces(s, kind, owner)
-        return found  # type: ignore[no-any-return]
-    return _pieces(s, kind, owner)
+    cache = _piece_cache(s)
+    key = (kind, owner)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _pieces(s, kind, owner)
+    return found  # type: ignore[no-any-return]
 
 
 def _pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
@@ -297,6 +304,15 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
     ids = s.at.get(site)
     if not ids:
         return []
+    cache = _piece_cache(s)
+    key = (site, kind, None)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _pieces_at(s, ids, kind)
+    return found  # type: ignore[no-any-return]
+
+
+def _pieces_at(s: Any, ids: tuple[int, ...], kind: str | None) -> list[PieceRef]:
     out = []
     for pid in ids:
         rec = s.pieces[pid]

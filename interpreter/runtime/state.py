@@ -46,6 +46,7 @@ class State(Effects):
         self.log: list[str] | None = None
         self._legal: list[Action] | None = None
         self._memo: dict[Any, Any] | None = None  # def results, valid while the state cannot change
+        self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
 
     # ------------------------------------------------------------ the engine contract
@@ -111,6 +112,7 @@ class State(Effects):
         c.log = None
         c._legal = self._legal
         c._memo = None
+        c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         return c
 
     def view(self, player: int) -> State:
