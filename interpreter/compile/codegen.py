@@ -11,6 +11,7 @@ the closures are used as they are.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,15 @@ _AGGREGATE_CALLS = {"any": "any", "all": "all"}
 _PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
+
+
+def _identifiers(names: Any) -> None:
+    """Names written into source as Python names must be plain names (a rule file's keys may be anything)."""
+    for name in names:
+        if not isinstance(name, str) or not _IDENTIFIER.match(name):
+            raise Unsupported(f"not a plain name: {name!r}")
 _FAST = {"first": "_first", "len": "_count", "count": "_count", "size": "_count"}
 
 
@@ -157,6 +166,7 @@ class SourceGen:
     def function(self, node: n.Node, scope: dict[str, Any], params: tuple[str, ...] | None = None) -> Any:
         """`f(s, b)` computing the node, or `f(s, *params)` for a def's body; None when unsupported."""
         try:
+            _identifiers(params or ())
             body = self.gen(node, dict(scope), set(params or ()))
         except Unsupported:
             return None
@@ -220,6 +230,7 @@ class SourceGen:
     def g_Name(self, node: n.Name, scope: dict[str, Any], local: set[str]) -> str:
         name, sym = node.id, self.sym
         if name in local:
+            _identifiers((name,))
             return self.reads_state(f"v_{name}")
         if name in scope:
             return self.reads_state(f"b[{name!r}]")
@@ -329,6 +340,7 @@ class SourceGen:
             for nm in comp.names:
                 inner_scope[nm] = t
                 inner_local.add(nm)
+            _identifiers(comp.names)
             target = ", ".join(f"v_{nm}" for nm in comp.names)
             clause = f"for {target} in _units({it})"
             for cond in comp.conds:
@@ -429,6 +441,7 @@ def action_enumerator(
     local = {"me", *(p for p, _ in params)}
     lines = ["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"]
     try:
+        _identifiers(local)
         pad = "    "
         lines += _level_lines(gen, checks[0], cost, 0, scope, local, pad, "return out")
         for k, (pname, domain) in enumerate(params, start=1):

@@ -110,3 +110,16 @@ def test_an_unknown_node_falls_back_to_the_closures():
 
     gen = codegen.SourceGen(ExprCompiler(Symbols(), Sink(None), {}))  # type: ignore[arg-type]
     assert gen.function(Strange(), {}) is None
+
+
+def test_a_parameter_that_is_not_a_plain_name_is_never_written_into_source():
+    """A rule file's keys may be any text; only plain names become Python names (else: the closures)."""
+    from meeple.compile.expressions import ExprCompiler
+    from meeple.compile.symbols import Sink, Symbols
+    from meeple.rules.syntax import parse
+
+    gen = codegen.SourceGen(ExprCompiler(Symbols(), Sink(None), {}))  # type: ignore[arg-type]
+    sneaky = "x): import os  #"
+    assert gen.function(parse("1 + 2"), {sneaky: None}, (sneaky,)) is None
+    assert codegen.action_enumerator(gen, "give", [(sneaky, None)], [[], []], None, {}) is None
+    assert codegen.action_enumerator(gen, "give", [("n", parse("[1, 2]"))], [[], []], None, {}) is not None
