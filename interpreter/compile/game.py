@@ -73,6 +73,19 @@ def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIn
                 )
             )
             continue
+        kind = _option_kind(spec[name])
+        if kind is not None and choices is None and not _is_kind(value, kind):
+            problems.append(
+                Diagnostic(
+                    "usage/option-type",
+                    f"option '{name}' takes {_KIND_WORDS[kind]}, not {value!r}",
+                    index.nearest_span(("game", "options", name)),
+                    f"e.g. -o {name}={spec[name].get('default')}",
+                )
+            )
+            continue
+        if kind is str and not isinstance(value, str):
+            value = str(value)
         lo, hi = spec[name].get("min"), spec[name].get("max")
         if isinstance(value, int) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
             problems.append(
@@ -86,6 +99,26 @@ def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIn
     if problems:
         raise RulesError(problems)
     return options
+
+
+_KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
+
+
+def _option_kind(spec: dict[str, Any]) -> type | None:
+    """The type of an option's values, told by its default (or its range)."""
+    default = spec.get("default", spec.get("min", spec.get("max")))
+    for kind in (bool, int, float, str):
+        if type(default) is kind:
+            return kind
+    return None
+
+
+def _is_kind(value: Any, kind: type) -> bool:
+    if kind is float:
+        return type(value) in (int, float)
+    if kind is str:
+        return type(value) in (str, int, float)
+    return type(value) is kind
 
 
 class GameCompiler:
