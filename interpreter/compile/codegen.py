@@ -34,6 +34,8 @@ def _identifiers(names: Any) -> None:
     for name in names:
         if not isinstance(name, str) or not _IDENTIFIER.match(name):
             raise Unsupported(f"not a plain name: {name!r}")
+
+
 _FAST = {"first": "_first", "len": "_count", "count": "_count", "size": "_count"}
 
 
