@@ -63,6 +63,14 @@ class Bundle(Mapping[str, int]):
         self._d = {k: v for k, v in d.items() if v}
         self._hash: int | None = None
 
+    @classmethod
+    def of_counts(cls, counts: dict[str, int]) -> Bundle:
+        """A bundle straight from a dict of counts (the zero ones left out), without `__init__`'s checks."""
+        b = cls.__new__(cls)
+        b._d = {k: v for k, v in counts.items() if v}
+        b._hash = None
+        return b
+
     def __getitem__(self, key: str) -> int:
         return self._d.get(key, 0)
 

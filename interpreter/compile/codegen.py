@@ -120,6 +120,12 @@ def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     return hit
 
 
+def _resources(s: Any, p: Any) -> Bundle:
+    """`p.resources`: what a player holds of every resource, as a bundle."""
+    rec = s.pv[p]
+    return Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
+
+
 def _zone_member(s: Any, family: str, key: Any) -> Any:
     zone = s.zones.get(f"{family}#{key}")
     if zone is None:
@@ -156,7 +162,7 @@ class SourceGen:
             "_get_attr": ex.get_attr,
             "_Bundle": Bundle,
             "_D": self.positional,
-            "_resources": lambda s, p: Bundle({r: s.pv[p][r] for r in s.game.sym.resources}),
+            "_resources": _resources,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
             "RuleRuntimeError": RuleRuntimeError,
         }
@@ -417,7 +423,7 @@ class SourceGen:
                 for part in key_node.parts[1:]:
                     path = n.Attr(path, part, pos=key_node.pos, end=key_node.end)
                 key = self.gen(path, scope, local)
-        return f"_Bundle({{{key}: {amount}}})"
+        return f"_Bundle.of_counts({{{key}: {amount}}})"
 
 
 # ---------------------------------------------------------------- actions
