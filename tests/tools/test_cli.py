@@ -328,6 +328,22 @@ def test_render_draws_every_tile_the_dice_and_the_buildings_as_svg(tmp_path: Pat
     assert svg.count(f'fill="{colours["balloon"]}" stroke="white"') == 1
 
 
+def test_render_draws_a_grid_board_cell_by_cell_with_its_chests_caravans_and_legend(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    assert main(["render", "caravan_conquest", "--players", "3", "--seed", "1", "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    state = meeple.load("caravan_conquest", players=3).new_game(seed=1)
+    assert svg.count("<rect") >= 1 + 80  # the background and one square per cell
+    for cell in ("a1", "j1", "a8", "j8"):
+        assert f">{cell}<" in svg
+    terrains = {rec["terrain"] for rec in state.sites.values()}
+    for terrain in terrains:
+        assert f">{terrain.replace('_', ' ')}<" in svg  # on its cells and in the legend
+    chest = meeple.load("caravan_conquest", players=3).definition.render["pieces"]["chest"]
+    assert svg.count(f'fill="{chest}" stroke="white"') == 4
+    assert all(f">p{n}<" in svg for n in (1, 2, 3))  # the caravans, at the Start
+
+
 def test_render_of_the_same_seed_is_the_same_picture(tmp_path: Path) -> None:
     a, b = tmp_path / "a.svg", tmp_path / "b.svg"
     assert main(["render", "pluvionauts", "--seed", "5", "-o", str(a)]) == 0
