@@ -195,7 +195,7 @@ class SourceGen:
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding a value the source cannot spell."""
-        if value is None or isinstance(value, bool | int | str):
+        if value is None or type(value) in (bool, int, str):  # not a Player or a piece: they are ints too
             return repr(value)
         name = f"_k{next(self.counter)}"
         self.ns[name] = value
