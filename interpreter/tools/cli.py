@@ -354,7 +354,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     seat_agents(args.agents, game.players)
     report = simulate(
-        game, args.n, args.seed, args.agents, progress=not args.no_progress, max_actions=args.max_actions
+        game,
+        args.n,
+        args.seed,
+        args.agents,
+        progress=not args.no_progress,
+        max_actions=args.max_actions,
+        workers=args.workers,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
     return OK
@@ -496,6 +502,14 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N", help=HELP["games"])
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "-w",
+        "--workers",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="play the games in N processes (the report is the same; default: %(default)s)",
+    )
 
 
 def add_render(p: argparse.ArgumentParser) -> None:

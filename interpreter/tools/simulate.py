@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -85,6 +87,17 @@ class _Tally:
     used: Counter[str] = field(default_factory=Counter)
 
 
+@dataclass(frozen=True)
+class _Played:
+    """What the report needs of one finished game (plain data, so a worker process can send it back)."""
+
+    winners: tuple[int, ...]
+    scores: dict[int, Any]
+    actions: int
+    turns: int
+    used: tuple[str, ...]
+
+
 def simulate(
     game: Game,
     n: int,
@@ -92,31 +105,80 @@ def simulate(
     agents: Sequence[str] = ("random",),
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
+    workers: int = 1,
 ) -> Report:
-    """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them."""
+    """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
+
+    With `workers` > 1 the games are shared out among that many processes; each game depends only on its
+    seed and the games are tallied in seed order, so the report is the same whatever the number of workers.
+    """
     if n < 1:
         raise ValueError("simulate needs at least one game")
     names = list(agents) * game.players if len(agents) == 1 else list(agents)
     tally = _Tally()
     started = time.perf_counter()
-    seeds = tqdm(
-        range(seed, seed + n), desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True
-    )
-    for s in seeds:
-        state, actions = play_game(game, s, make_agents(names, game.players), max_actions=max_actions)
-        winners = list(state.winners or [])
-        if not winners:
-            tally.no_winner += 1
-        elif len(winners) == 1:
-            tally.wins[int(winners[0])] += 1
-        else:
-            tally.shared_games += 1
-            tally.shared.update(int(w) for w in winners)
-        tally.score_sums.update({int(p): v for p, v in state.scores.items()})
-        tally.lengths.append(len(actions))
-        tally.turns.append(state.turn_no)
-        tally.used.update(a.name for a in actions if not a.partial)
+    bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
+    with bar:
+        for played in _play_all(game, range(seed, seed + n), names, max_actions, workers, bar.update):
+            _count(tally, played)
     return _report(game, n, seed, names, tally, time.perf_counter() - started)
+
+
+def _play_one(game: Game, seed: int, names: list[str], max_actions: int) -> _Played:
+    state, actions = play_game(game, seed, make_agents(names, game.players), max_actions=max_actions)
+    return _Played(
+        winners=tuple(int(w) for w in state.winners or ()),
+        scores={int(p): v for p, v in state.scores.items()},
+        actions=len(actions),
+        turns=state.turn_no,
+        used=tuple(a.name for a in actions if not a.partial),
+    )
+
+
+def _count(tally: _Tally, played: _Played) -> None:
+    if not played.winners:
+        tally.no_winner += 1
+    elif len(played.winners) == 1:
+        tally.wins[played.winners[0]] += 1
+    else:
+        tally.shared_games += 1
+        tally.shared.update(played.winners)
+    tally.score_sums.update(played.scores)
+    tally.lengths.append(played.actions)
+    tally.turns.append(played.turns)
+    tally.used.update(played.used)
+
+
+# The game a worker process plays: inherited from the parent when the pool forks.
+_WORKER_GAME: Game | None = None
+
+
+def _play_chunk(seeds: range, names: list[str], max_actions: int) -> list[_Played]:
+    assert _WORKER_GAME is not None
+    return [_play_one(_WORKER_GAME, s, names, max_actions) for s in seeds]
+
+
+def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, workers: int, done: Any) -> Any:
+    """Each game's result in seed order, from this process or from `workers` forked ones."""
+    if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for s in seeds:
+            yield _play_one(game, s, names, max_actions)
+            done(1)
+        return
+    global _WORKER_GAME
+    _WORKER_GAME = game
+    size = max(1, min(25, len(seeds) // (workers * 4)))
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [pool.submit(_play_chunk, chunk, names, max_actions) for chunk in chunks]
+            for future in futures:  # in seed order; the pool works ahead
+                results = future.result()
+                done(len(results))
+                yield from results
+    finally:
+        _WORKER_GAME = None
 
 
 def pseudo_actions(game: Game) -> list[str]:

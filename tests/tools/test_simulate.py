@@ -76,3 +76,20 @@ def test_mixed_agents_are_reported_by_seat_and_by_agent(game: meeple.Game) -> No
 def test_simulate_needs_at_least_one_game(game: meeple.Game) -> None:
     with pytest.raises(ValueError):
         simulate(game, 0)
+
+
+def test_simulating_in_two_worker_processes_gives_the_same_report_as_one():
+    game = meeple.load("pluvionauts", players=2)
+    one = simulate(game, 6, seed=3, workers=1).to_dict()
+    two = simulate(game, 6, seed=3, workers=2).to_dict()
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two
+
+
+def test_simulate_takes_a_number_of_workers_on_the_command_line(capsys):
+    from meeple.tools.cli import main
+
+    assert main(["simulate", "k2", "-n", "4", "--workers", "2", "--json", "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    outcomes = sum(s["wins"] for s in report["seats"]) + report["shared_wins"] + report["no_winner"]
+    assert report["games"] == 4 and outcomes == 4
