@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from meeple.compile.expressions import ExprCompiler, Fn
 from meeple.compile.hexgrid import HexTopology, hex_topology
 from meeple.compile.squaregrid import square_grid
 from meeple.compile.symbols import Path, Sink
+
+if TYPE_CHECKING:  # networkx is imported where a graph is first needed, not at start-up
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,8 @@ class Board:
         return self._cache[kind]
 
     def _build_graph(self, kind: str) -> nx.Graph:
+        import networkx as nx
+
         g = nx.Graph()
         g.add_nodes_from(site for site, k in self.kind_of.items() if k == kind)
         if kind == "corner":

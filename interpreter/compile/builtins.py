@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from heapq import heappop, heappush
 from itertools import combinations_with_replacement
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from meeple.values import Bundle, PieceRef, Player
+
+if TYPE_CHECKING:  # networkx is imported where a graph is first needed, not at start-up
+    import networkx as nx
 
 Builtin = Callable[..., Any]
 BUILTINS: dict[str, Builtin] = {}
@@ -376,6 +377,8 @@ def path(s: Any, a: str, b: str, metric: str | None = None) -> list[str] | None:
     if memo is not None and key in memo:
         paths = memo[key]
     else:
+        import networkx as nx
+
         board = s.game.board
         if metric is None:
             paths = nx.single_source_shortest_path(board.graph(board.kind_of.get(a, "")), a)
@@ -415,6 +418,8 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
         return memo[key]  # type: ignore[no-any-return]
     metric = s.game.metrics.get(name)
     if metric is None or metric.enter_at is None:
+        import networkx as nx
+
         graph, weight = _metric_graph(s, name)
         lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
     else:
@@ -461,6 +466,8 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
 @builtin("components")
 def components(s: Any, sites: Iterable[str], metric: str | None = None) -> list[list[str]]:
     """The connected groups of the given sites (neighbours joined; a step blocked either way is cut)."""
+    import networkx as nx
+
     chosen = list(dict.fromkeys(units(sites)))
     if not chosen:
         return []
@@ -486,6 +493,8 @@ def _distances(board: Any, kind: str) -> dict[str, dict[str, int]]:
     """Steps between every two sites of a kind, computed once and kept on the board itself."""
     key = "distances:" + kind
     if key not in board._cache:
+        import networkx as nx
+
         board._cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph(kind)))
     return board._cache[key]  # type: ignore[no-any-return]
 

@@ -6,9 +6,11 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where a graph is first needed, not at start-up
+    import networkx as nx
+
 
 __all__ = ["GraphKind", "HexTopology", "hex_topology", "hex_topology_from_coords", "ring_positions"]
 
@@ -73,10 +75,14 @@ class HexTopology:
         if kind not in ("tiles", "corners"):
             raise ValueError(f"unknown graph kind {kind!r}; expected 'tiles' or 'corners'")
         if kind not in self._graphs:
+            import networkx as nx
+
             self._graphs[kind] = nx.freeze(self._tile_graph() if kind == "tiles" else self._corner_graph())
         return self._graphs[kind]
 
     def _tile_graph(self) -> nx.Graph:
+        import networkx as nx
+
         g = nx.Graph()
         g.add_nodes_from((t, {"xy": self.tile_xy[t]}) for t in self.tiles)
         for s in self.sides:
@@ -85,6 +91,8 @@ class HexTopology:
         return g
 
     def _corner_graph(self) -> nx.Graph:
+        import networkx as nx
+
         g = nx.Graph()
         g.add_nodes_from((c, {"xy": self.corner_xy[c]}) for c in self.corners)
         g.add_edges_from((*self.ends_of_side[s], {"side": s}) for s in self.sides)
