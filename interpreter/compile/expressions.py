@@ -60,6 +60,7 @@ BUILTIN_READS = {
     "path": {"pieces", "sites", "pv", "gv", "sv", "zones"},
 }
 ANY_FIELD = {"pv", "pieces", "sites", "zones"}
+_NEEDS_GRAPHS = {"distance", "within", "components", "path"}  # built-ins that may search a NetworkX graph
 _MISSING = object()
 
 
@@ -363,6 +364,8 @@ class ExprCompiler:
             self.reads.add("def:" + name)
             return self.call_def(node, name, args)
         self.reads |= BUILTIN_READS.get(name, set())
+        if name in _NEEDS_GRAPHS:  # load the graph library with the rules that use it, not in play
+            import networkx  # noqa: F401
         fn = BUILTINS.get(name)
         if fn is None:
             self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
