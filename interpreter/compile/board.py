@@ -27,6 +27,9 @@ class LayoutDef:
     draw: bool = False  # the bag is a pool: as many values as there are sites are drawn from it
 
 
+MAX_GRID_SIDE = 200  # a grid's width and height at most (the schema says the same)
+
+
 @dataclass(frozen=True)
 class RequireDef:
     """A condition on a laid-out board; the whole layout is drawn again until it holds."""
@@ -169,8 +172,13 @@ def grid_board(data: dict[str, Any], path: Path, sink: Sink) -> Board:
             if given is not None and given != found:
                 sink.at((*path, key), None, "rules/grid-size", f"{key} is {given} but the rows make {found}")
         width, height = longest, len(rows)
-    if not isinstance(width, int) or not isinstance(height, int) or width < 1 or height < 1:
-        sink.at(path, None, "rules/grid-size", "a grid needs a width and a height of at least 1, or rows")
+    if (
+        not isinstance(width, int)
+        or not isinstance(height, int)
+        or not (1 <= width <= MAX_GRID_SIDE and 1 <= height <= MAX_GRID_SIDE)
+    ):
+        message = f"a grid has a width and a height of 1 to {MAX_GRID_SIDE} cells, or rows"
+        sink.at(path, None, "rules/grid-size", message)
         return Board()
     grid = square_grid(width, height, data.get("neighbours", 4) == 8)
     board = Board(shape="grid")

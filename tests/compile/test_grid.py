@@ -494,3 +494,13 @@ def test_components_under_a_metric_group_a_mirrored_board_alike(tmp_path: Path) 
         groups = value_of(tmp_path, board, "components(cells, 'ground')")
         sizes.append(sorted(len(g) for g in groups))
     assert sizes[0] == sizes[1]
+
+
+def test_a_grid_too_big_to_play_is_a_located_error_found_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text(
+        "game: {name: Huge, players: {min: 1, max: 2}}\nboard:\n  grid: {width: 100000, height: 100000}\n",
+        encoding="utf-8",
+    )
+    codes = {d.code for d in meeple.check(path)}
+    assert "rules/grid-size" in codes and "schema/maximum" in codes
