@@ -48,6 +48,7 @@ class State(Effects):
         self._memo: dict[Any, Any] | None = None  # def results, valid while the state cannot change
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
+        self.is_view = False  # a player's view: what that player may know, no random generator state
 
     # ------------------------------------------------------------ the engine contract
 
@@ -104,6 +105,7 @@ class State(Effects):
         c.stack = [dict(f) for f in self.stack]
         c.turn_player, c.turn_no, c.next_id = self.turn_player, self.turn_no, self.next_id
         c.over = self.over
+        c.is_view = self.is_view
         c.winners = None if self.winners is None else list(self.winners)
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
@@ -143,7 +145,7 @@ class State(Effects):
             "next_id": self.next_id,
             "over": self.over,
             "winners": self.winners,
-            "rng": self.rng.getstate(),
+            "rng": None if self.is_view else self.rng.getstate(),
         }
 
     def to_json(self) -> str:
@@ -166,7 +168,8 @@ def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
     s.awards, s.stack = data["awards"], data["stack"]
     s.turn_player, s.turn_no, s.next_id = data["turn_player"], data["turn_no"], data["next_id"]
     s.over, s.winners = data["over"], data["winners"]
-    s.rng.setstate(data["rng"])
+    if data.get("rng") is not None:  # a saved view has none: the state gets a fresh generator
+        s.rng.setstate(data["rng"])
     return s
 
 

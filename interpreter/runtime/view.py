@@ -24,5 +24,6 @@ def view(s: Any, player: Player) -> Any:
             size = sum(v.zones[key].values())
             v.zones[key] = {HIDDEN: size} if size else {}
     v.rng = random.Random(0)  # the future of the dice and the draws is nobody's knowledge
+    v.is_view = True  # so its snapshot and JSON carry no generator state at all
     v._legal = None
     return v

@@ -37,3 +37,18 @@ def test_a_cell_holding_the_first_piece_placed_is_not_offered_again(tmp_path: Pa
     state = meeple.load(path, players=2).new_game(seed=1)
     state.apply("play(cell=a1)")
     assert [str(a) for a in state.legal_actions()] == ["play(cell=b1)", "play(cell=c1)"]
+
+
+def test_a_players_view_carries_no_random_generator_state():
+    """With the generator a player could work out every future draw and roll (issue: views leak nothing)."""
+    import json
+
+    game = meeple.load("tabletop_climber", players=3)
+    first, second = game.new_game(seed=1), game.new_game(seed=1)
+    second.rng.seed(12345)  # the same game, another future
+    assert first.to_json() != second.to_json()
+    for p in range(3):
+        view = json.loads(first.view(p).to_json())
+        assert view["rng"] is None
+        assert first.view(p).to_json() == second.view(p).to_json()
+    assert json.loads(first.to_json())["rng"] is not None  # the game itself keeps its generator
