@@ -40,6 +40,8 @@ def units(value: Any) -> Iterable[Any]:
 
 @builtin("first")
 def first(s: Any, xs: Any) -> Any:
+    if type(xs) is list or type(xs) is tuple:
+        return xs[0] if xs else None
     for x in units(xs):
         return x
     return None
@@ -47,6 +49,8 @@ def first(s: Any, xs: Any) -> Any:
 
 @builtin("count")
 def count(s: Any, xs: Any, item: Any = ...) -> int:
+    if item is ... and (type(xs) is list or type(xs) is tuple):
+        return len(xs)
     if isinstance(xs, dict | Bundle):
         return sum(xs.values()) if item is ... else xs.get(item, 0)
     if item is ...:
@@ -120,6 +124,12 @@ def pick(s: Any, xs: Any) -> Any:
 
 
 # ---------------------------------------------------------------- bundles
+
+
+def can_pay(s: Any, p: Any, bundle: Bundle) -> bool:
+    """Whether player p holds every unit of a cost (checked by the engine before an action is offered)."""
+    rec = s.pv[p]
+    return all(rec.get(k, 0) >= v for k, v in bundle.items())
 
 
 @builtin("total")

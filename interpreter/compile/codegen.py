@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.builtins import BUILTINS, can_pay, units
 from meeple.rules import nodes as n
 from meeple.values import Bundle
 
@@ -36,34 +36,15 @@ def _identifiers(names: Any) -> None:
             raise Unsupported(f"not a plain name: {name!r}")
 
 
-_FAST = {"first": "_first", "len": "_count", "count": "_count", "size": "_count"}
-
-
-def _first(xs: Any) -> Any:
-    if type(xs) is list or type(xs) is tuple:
-        return xs[0] if xs else None
-    for x in units(xs):
-        return x
-    return None
-
-
-def _count(xs: Any) -> int:
-    if type(xs) is list or type(xs) is tuple:
-        return len(xs)
-    if isinstance(xs, dict | Bundle):
-        return sum(xs.values())
-    return sum(1 for _ in xs)
-
-
 class Unsupported(Exception):
     """The node has no generated form; the closures are kept."""
 
 
-def _in(a: Any, b: Any) -> bool:
+def contains(a: Any, b: Any) -> bool:
     return b is not None and a in b
 
 
-def _not_in(a: Any, b: Any) -> bool:
+def lacks(a: Any, b: Any) -> bool:
     return b is None or a not in b
 
 
@@ -77,13 +58,13 @@ def add_values(a: Any, b: Any) -> Any:
         raise
 
 
-def _index(container: Any, key: Any) -> Any:
+def index_value(container: Any, key: Any) -> Any:
     if isinstance(container, dict | Bundle):
         return container.get(key)
     return container[key]
 
 
-def _range(a: Any, z: Any) -> list[int]:
+def number_range(a: Any, z: Any) -> list[int]:
     if not isinstance(a, int) or not isinstance(z, int):
         from meeple.compile.expressions import RuleRuntimeError
 
@@ -126,7 +107,7 @@ def _resources(s: Any, p: Any) -> Bundle:
     return Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
 
 
-def _zone_member(s: Any, family: str, key: Any) -> Any:
+def zone_member(s: Any, family: str, key: Any) -> Any:
     zone = s.zones.get(f"{family}#{key}")
     if zone is None:
         from meeple.compile.expressions import RuleRuntimeError
@@ -149,16 +130,14 @@ class SourceGen:
         self.positional: dict[str, Callable[..., Any]] = {}  # defs taking their arguments in order
         self.ns: dict[str, Any] = {
             "_units": units,
-            "_in": _in,
-            "_not_in": _not_in,
-            "_index": _index,
+            "_in": contains,
+            "_not_in": lacks,
+            "_index": index_value,
             "_add": add_values,
-            "_range": _range,
+            "_range": number_range,
             "_call1": _call1,
             "_call": _call,
-            "_zone_member": _zone_member,
-            "_first": _first,
-            "_count": _count,
+            "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_Bundle": Bundle,
             "_D": self.positional,
@@ -332,8 +311,6 @@ class SourceGen:
         if not node.kwargs and len(args) == 1:
             if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
-            if name in _FAST:
-                return f"{_FAST[name]}({args[0]})"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]
         return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
 
@@ -473,7 +450,7 @@ def action_enumerator(
     ]
     ns = dict(gen.ns)
     ns["_Action"] = Action
-    ns["_can_pay"] = _can_pay
+    ns["_can_pay"] = can_pay
     exec(compile("\n".join(lines) + "\n", f"<action {name}>", "exec"), ns)
     fn = ns["_enumerate"]
     fn.source = "\n".join(lines)
@@ -494,8 +471,3 @@ def _level_lines(
     if cost is not None and cost[1] == level:
         out.append(f"{pad}if not free and not _can_pay(s, me, {gen.gen(cost[0], scope, local)}): {fail}")
     return out
-
-
-def _can_pay(s: Any, p: Any, bundle: Any) -> bool:
-    rec = s.pv[p]
-    return all(rec.get(k, 0) >= v for k, v in bundle.items())

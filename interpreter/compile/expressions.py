@@ -9,7 +9,15 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
-from meeple.compile.codegen import SourceGen, add_values
+from meeple.compile.codegen import (
+    SourceGen,
+    add_values,
+    contains,
+    index_value,
+    lacks,
+    number_range,
+    zone_member,
+)
 from meeple.compile.symbols import Path, Sink, Symbols
 from meeple.errors import MeepleError
 from meeple.rules import nodes as n
@@ -39,8 +47,8 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
     "<=": operator.le,
     ">": operator.gt,
     ">=": operator.ge,
-    "in": lambda a, b: b is not None and a in b,
-    "not in": lambda a, b: b is None or a not in b,
+    "in": contains,
+    "not in": lacks,
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
@@ -221,13 +229,17 @@ class ExprCompiler:
             routines = sym.routines  # compiled after the expressions that name them
             return lambda s, b: routines[name]
         if name in sym.keyed_zones:
-            message = f"'{name}' is a family of zones: pick one with {name}[key]"
-            self.error(node, "name/bare-zone-family", message)
-            return const(None)
+            return self.bare_zone_family(node)
         if name in ("turn", "option") or name in sym.scopes:
             self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")
             return const(None)
         self.sink.unknown(self.path, node.pos, "name", name, self.known_names(scope))
+        return const(None)
+
+    def bare_zone_family(self, node: n.Name) -> Fn:
+        """A zone family named without its key, in an expression or where a statement wants a zone."""
+        message = f"'{node.id}' is a family of zones: pick one with {node.id}[key]"
+        self.error(node, "name/bare-zone-family", message)
         return const(None)
 
     def known_names(self, scope: Scope) -> list[str]:
@@ -332,24 +344,10 @@ class ExprCompiler:
             self.reads.add("zones")
             name = node.obj.id
 
-            def member(s: Any, b: dict[str, Any]) -> Any:
-                k = key(s, b)
-                zone = s.zones.get(f"{name}#{k}")
-                if zone is None:
-                    raise RuleRuntimeError(f"the zone family '{name}' has no key '{k}'")
-                return zone
-
-            return member
+            return lambda s, b: zone_member(s, name, key(s, b))
         obj = self.expr(node.obj, scope)
 
-        def index(s: Any, b: dict[str, Any]) -> Any:
-            container = obj(s, b)
-            k = key(s, b)
-            if isinstance(container, dict | Bundle):
-                return container.get(k)
-            return container[k]
-
-        return index
+        return lambda s, b: index_value(obj(s, b), key(s, b))
 
     # ------------------------------------------------------------ calls
 
@@ -538,13 +536,7 @@ class ExprCompiler:
                 self.error(node, "type/range", "a range goes between two whole numbers: 1..7")
             return const(None)
 
-        def numbers(s: Any, b: dict[str, Any]) -> list[int]:
-            a, z = start(s, b), stop(s, b)
-            if not isinstance(a, int) or not isinstance(z, int):
-                raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
-            return list(range(a, z + 1))
-
-        return numbers
+        return lambda s, b: number_range(start(s, b), stop(s, b))
 
     def c_IfExp(self, node: n.IfExp, scope: Scope) -> Fn:
         body, cond, orelse = (self.expr(x, scope) for x in (node.body, node.cond, node.orelse))

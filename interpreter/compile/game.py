@@ -374,17 +374,12 @@ class GameCompiler:
             params = self.sym.defs[name]
             scope: Scope = {p: None for p in params}
             self.ex.reads = set()
-            before = len(self.sink.diagnostics)
-            node = self.ex.parse_at(body, ("defs", key))
-            self.ex.path = ("defs", key)
-            self.defs[name] = self.ex.expr(node, scope) if node is not None else const(None)
+            fn, fast = self.in_order(body, ("defs", key), scope)
             self.def_reads[name] = self.ex.reads
-            gen = self.ex.gen
-            if gen is not None and node is not None and len(self.sink.diagnostics) == before:
-                fast = gen.function(node, scope, params)
-                if fast is not None:  # called with its arguments in order from generated source
-                    gen.positional[name] = fast
-                    self.defs[name] = _by_name(fast, params)
+            self.defs[name] = fn
+            if fast is not None and self.ex.gen is not None:  # generated source calls it with its arguments
+                self.ex.gen.positional[name] = fast
+                self.defs[name] = _by_name(fast, params)
 
     def positional_defs(self) -> None:
         """Every def generated source may call, with its arguments in order (closures wrapped)."""
@@ -633,28 +628,33 @@ class GameCompiler:
                     f"cannot measure between {kind}s",
                     "use tile, corner, space or cell",
                 )
-            enter, enter_at = self.in_order(spec.get("enter", 1), (*where, "enter"), ("t",))
+            enter, enter_at = self.on_sites(spec.get("enter", 1), (*where, "enter"), ("t",))
             blocked, blocked_at = (
-                self.in_order(spec["blocked"], (*where, "blocked"), ("a", "b"))
+                self.on_sites(spec["blocked"], (*where, "blocked"), ("a", "b"))
                 if "blocked" in spec
                 else (None, None)
             )
             out[name] = MetricDef(name, kind, enter, blocked, enter_at, blocked_at)
         return out
 
-    def in_order(self, text: Any, path: tuple[Any, ...], params: tuple[str, ...]) -> tuple[Fn, Any]:
-        """An expression over sites: as `f(s, b)`, and as `g(s, *sites)` taking the sites in order."""
+    def on_sites(self, text: Any, path: tuple[Any, ...], params: tuple[str, ...]) -> tuple[Fn, Any]:
+        """A metric's rule over sites: as `f(s, b)`, and as `g(s, *sites)` taking the sites in order."""
+        fn, fast = self.in_order(text, path, dict.fromkeys(params, "site"))
+        return fn, fast if fast is not None else _in_order(fn, params)
+
+    def in_order(self, text: Any, path: tuple[Any, ...], scope: Scope) -> tuple[Fn, Any]:
+        """An expression over the names of `scope`: as `f(s, b)`, and, when it has generated source, as
+        `g(s, *values)` taking those names' values in order (else None)."""
         before = len(self.sink.diagnostics)
         node = self.ex.parse_at(text, path)
         if node is None:
-            return const(None), lambda s, *sites: None
+            return const(None), None
         self.ex.path = path
-        scope: Scope = dict.fromkeys(params, "site")
         fn = self.ex.expr(node, scope)
         fast = None
         if self.ex.gen is not None and len(self.sink.diagnostics) == before:
-            fast = self.ex.gen.function(node, scope, params)
-        return fn, fast if fast is not None else _in_order(fn, params)
+            fast = self.ex.gen.function(node, scope, tuple(scope))
+        return fn, fast
 
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""

@@ -191,9 +191,7 @@ class StmtCompiler:
 
             return member
         if isinstance(node, n.Name) and node.id in self.sym.keyed_zones:
-            message = f"'{node.id}' is a family of zones: pick one with {node.id}[key]"
-            self.ex.error(node, "name/bare-zone-family", message)
-            return const(None)
+            return self.ex.bare_zone_family(node)
         self.ex.error(
             node, "type/not-a-zone", "expected a zone here", "a shared zone, <player>.<zone> or <family>[key]"
         )

@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from meeple.compile.builtins import distinct
+from meeple.compile.builtins import can_pay, distinct
 from meeple.compile.ir import ActionDef
 from meeple.errors import IllegalActionError
-from meeple.values import Action, Bundle, Player
+from meeple.values import Action, Player
 
 SKIP = "skip"
 
 
 # ---------------------------------------------------------------- enumeration
-
-
-def can_pay(s: Any, p: Player, bundle: Bundle) -> bool:
-    rec = s.pv[p]
-    return all(rec.get(k, 0) >= v for k, v in bundle.items())
 
 
 def completions(
