@@ -14,9 +14,10 @@ The grid is 10 x 8: columns a..j left to right, rows 1..8 top to bottom; a1 is t
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from harness import cards_of, move_card, touch
 
 import meeple
 from meeple.values import Player
@@ -33,11 +34,6 @@ def load(players: int = 3, **options: Any) -> Any:
     if key not in _compiled:
         _compiled[key] = meeple.load(GAME, players=players, options=options)
     return _compiled[key]
-
-
-def cards_of(zone: dict[str, int]) -> list[str]:
-    """A zone's cards, one name per copy, sorted."""
-    return sorted(Counter(zone).elements())
 
 
 class Trip:
@@ -63,12 +59,7 @@ class Trip:
         return self.s.to_move
 
     def touch(self) -> None:
-        """Tell the state a test changed it behind the engine's back (drop cached actions and results)."""
-        s = self.s
-        s._legal = None
-        s._memo = None
-        for part in s.ver:
-            s.ver[part] += 1
+        touch(self.s)
 
     def call(self, name: str, **args: Any) -> Any:
         """A def of the rule file evaluated on the state as it is."""
@@ -147,9 +138,9 @@ class Trip:
         """Give p exactly these animals and wagon; the old ones go back to the market."""
         stable, market = self.zone("stable", p), self.zone("market")
         for card in cards_of(stable):
-            _move(stable, market, card)
+            move_card(stable, market, card)
         for card in cards:
-            _move(market, stable, card)
+            move_card(market, stable, card)
         self.touch()
 
     def stack(self, deck: str, *cards: str) -> None:
@@ -157,17 +148,17 @@ class Trip:
         pile, spent = self.zone("encounters", deck), self.zone("spent", deck)
         for card in cards_of(pile):
             if card not in cards:
-                _move(pile, spent, card)
+                move_card(pile, spent, card)
         for card in cards:
             if not pile.get(card):
-                _move(spent, pile, card)
+                move_card(spent, pile, card)
         self.touch()
 
     def refill(self, deck: str) -> None:
         """Every card of a deck back in it, no discards."""
         pile, spent = self.zone("encounters", deck), self.zone("spent", deck)
         for card in cards_of(spent):
-            _move(spent, pile, card)
+            move_card(spent, pile, card)
         self.touch()
 
     def restart(self) -> None:
@@ -192,11 +183,3 @@ class Trip:
         while self.s.to_move == me and not self.s.is_over:
             legal = self.legal("end_turn")
             self.s.apply(legal[0] if legal else self.s.legal_actions()[0])
-
-
-def _move(src: dict[str, int], dst: dict[str, int], card: str) -> None:
-    assert src.get(card, 0) > 0, f"no {card} to move"
-    src[card] -= 1
-    if not src[card]:
-        del src[card]
-    dst[card] = dst.get(card, 0) + 1

@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from harness import cards_of
+
 from meeple.runtime import engine
 from meeple.values import Action, Bundle, Player
 
@@ -25,11 +27,6 @@ PLAYERS = 4
 GOLD = ("reverse", "no_set", "transfer", "up_to_two", "accident", "revolution")
 # Where `deal` looks for a card, in order; last, the hands of players not being dealt to.
 SOURCES = ("reinforcements", "initial_deck", "lodge", "team", "outgoing", "hand")
-
-
-def cards_of(zone: dict[str, int]) -> list[str]:
-    """A zone's cards, one name per copy, sorted: {'red_5': 2} -> ['red_5', 'red_5']."""
-    return sorted(Counter(zone).elements())
 
 
 def first_legal(s: Any) -> Action:

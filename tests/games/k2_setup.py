@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness import cards_of, move_card, touch
+
 import meeple
 from meeple.compile.builtins import distance
 from meeple.values import Action, Bundle, PieceRef, Player
@@ -42,11 +44,6 @@ def load(players: int = 3, **options: Any) -> Any:
     if key not in _compiled:
         _compiled[key] = meeple.load(GAME, players=players, options=chosen)
     return _compiled[key]
-
-
-def cards_of(zone: dict[str, int]) -> list[str]:
-    """A zone's cards, one name per copy, sorted."""
-    return sorted(Counter(zone).elements())
 
 
 def first_legal(s: Any) -> Action:
@@ -86,12 +83,7 @@ class Expedition:
         return int(self.s.gv["day"])
 
     def touch(self) -> None:
-        """Tell the state a test changed it behind the engine's back (drop cached actions and results)."""
-        s = self.s
-        s._legal = None
-        s._memo = None
-        for part in s.ver:
-            s.ver[part] += 1
+        touch(self.s)
 
     # ------------------------------------------------------------ climbers and tents
 
@@ -163,9 +155,9 @@ class Expedition:
         """Put exactly these tokens face up; the old ones go back to the face-down pile."""
         row, pile = self.s.zones["risk_row"], self.s.zones["risk_pile"]
         for token in cards_of(row):
-            _move(row, pile, token)
+            move_card(row, pile, token)
         for token in tokens:
-            _move(pile, row, token)
+            move_card(pile, row, token)
         self.touch()
 
     def call(self, name: str, **args: Any) -> Any:
@@ -201,15 +193,15 @@ class Expedition:
         """Give p a hand of 6 holding `cards`; the old hand goes back to the deck, the rest comes from it."""
         hand, deck = self.zone("hand", p), self.zone("deck", p)
         for card in cards_of(hand):
-            _move(hand, deck, card)
+            move_card(hand, deck, card)
         for card in cards:
             source = next((self.zone(z, p) for z in ("deck", "discard") if self.zone(z, p).get(card)), None)
             assert source is not None, f"{Player(p)} has no spare {card}"
-            _move(source, hand, card)
+            move_card(source, hand, card)
         spare = [c for c in cards_of(deck) if c not in hand]
         spare += [c for c in cards_of(deck) if c in hand]
         for card in spare[: HAND - sum(hand.values())]:
-            _move(deck, hand, card)
+            move_card(deck, hand, card)
         self.touch()
 
     def pick(self, cards: Sequence[str]) -> None:
@@ -384,11 +376,3 @@ class Climb:
 
 def _card(s: Any, name: str) -> dict[str, Any]:
     return s.game.sym.definitions[name]
-
-
-def _move(src: dict[str, int], dst: dict[str, int], card: str) -> None:
-    assert src.get(card, 0) > 0, f"no {card} to move"
-    src[card] -= 1
-    if not src[card]:
-        del src[card]
-    dst[card] = dst.get(card, 0) + 1

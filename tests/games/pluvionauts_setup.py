@@ -16,6 +16,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from harness import touch
+
 import meeple
 from meeple.compile import builtins
 from meeple.values import Action, Bundle, Player
@@ -102,12 +104,7 @@ class Sky:
     # ------------------------------------------------------------ the situation
 
     def touch(self) -> None:
-        """Tell the state a test changed it behind the engine's back (drop cached actions and results)."""
-        s = self.s
-        s._legal = None
-        s._memo = None
-        for part in s.ver:
-            s.ver[part] += 1
+        touch(self.s)
 
     def own_sites(self) -> None:
         """Give the state its own copy of the cells (clones share them copy-on-write)."""

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from harness import InvariantBroken, play_watched
 
 import meeple
-from meeple.agents import RandomAgent, play_game
 
 GAME = "caravan_conquest"
 PLAYER_COUNTS = (2, 3, 4)
@@ -151,10 +151,6 @@ def ending(state: meeple.State) -> tuple[str, list[str]]:
     return how, found
 
 
-class InvariantBroken(AssertionError):
-    """A state of a soak game broke an invariant; the message names the step and the last action."""
-
-
 @dataclass
 class Watch:
     """Checks one game after every action (`on_action` of play_game)."""
@@ -185,15 +181,7 @@ class Watch:
 
 def play_checked(game: meeple.Game, seed: int) -> meeple.State:
     """Play the seeded random game (RandomAgent in every seat), checking every state from the first."""
-    watch = Watch(game)
-    try:
-        watch(game.new_game(seed=seed))
-        agents = [RandomAgent() for _ in range(game.players)]
-        state, _ = play_game(game, seed, agents, max_actions=ACTION_BOUND, on_action=watch)
-        return state
-    except Exception as error:  # not swallowed: re-raised, naming the game a crash or a failure came from
-        error.add_note(f"{GAME} {game.players}p seed {seed}, step {watch.step}, after {watch.last}")
-        raise
+    return play_watched(game, seed, Watch(game), GAME, ACTION_BOUND)
 
 
 @dataclass
