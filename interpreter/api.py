@@ -89,6 +89,10 @@ class Game:
     def __init__(self, definition: GameDef, source: LoadedRules | None = None) -> None:
         self.definition = definition
         self.source = source
+        # The state at the first decision, kept when reaching it drew nothing from the random generator:
+        # then it is the same for every seed, and later games start from a copy of it.
+        self._start: State | None = None
+        self._start_known = False
 
     @property
     def id(self) -> str:
@@ -108,11 +112,22 @@ class Game:
 
     def new_game(self, seed: int = 0, log: bool = False) -> State:
         """A fresh game: board laid out, set-up run, first decision reached."""
+        if self._start is not None and not log:
+            s = self._start.clone()
+            s.rng = random.Random(seed)
+            return s
         s = State(self.definition)
         s.rng = random.Random(seed)
+        untouched = s.rng.getstate()
         s.log = [] if log else None
         setup_state(s)
         engine.advance(s)
+        if not self._start_known:
+            # A set-up that used no randomness gives this very state for any seed.
+            self._start_known = True
+            if s.rng.getstate() == untouched:
+                self._start = s.clone()
+                self._start.log = None
         return s
 
     def state_from_json(self, text: str) -> State:

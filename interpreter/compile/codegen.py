@@ -10,6 +10,7 @@ the closures are used as they are.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable
@@ -26,6 +27,57 @@ _PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Built-ins cheap enough to repeat that a def calling them may be written out where it is called (not
+# those drawing from the random generator, nor the searches whose memoised result is worth keeping).
+_INLINE_BUILTINS = frozenset(
+    {
+        "first",
+        "count",
+        "size",
+        "sum",
+        "min",
+        "max",
+        "any",
+        "all",
+        "len",
+        "join",
+        "total",
+        "seat_after",
+        "pieces",
+        "pieces_at",
+        "supply",
+        "side_between",
+        "award_points",
+        "holder",
+        "disjoint",
+    }
+)
+_INLINE_NODES = (
+    n.IntLit,
+    n.StrLit,
+    n.BoolLit,
+    n.NoneLit,
+    n.Name,
+    n.Attr,
+    n.Index,
+    n.Call,
+    n.Kwarg,
+    n.ListLit,
+    n.TupleLit,
+    n.BinOp,
+    n.Compare,
+    n.BoolOp,
+    n.NotOp,
+    n.Neg,
+    n.IfExp,
+    n.RangeLit,
+    n.BundleTerm,
+    n.KeyPath,
+    n.KeyExpr,
+)
+_INLINE_SIZE = 40  # nodes at most in a def written out at its calls
+# An argument that costs nothing to repeat: a bound name, a constant or a literal.
+_SIMPLE_ARG = re.compile(r"(v_\w+|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
 _BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
 
 
@@ -128,6 +180,9 @@ class SourceGen:
         self.dynamic = 0  # bumped by every piece of source that reads the state or a binding
         self.board: Any = None  # the compiled board, once known: its incidence tables are constants
         self.positional: dict[str, Callable[..., Any]] = {}  # defs taking their arguments in order
+        # Small defs written out where they are called: name -> (body, scope, parameters).
+        self.inline: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...]]] = {}
+        self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         self.ns: dict[str, Any] = {
             "_units": units,
             "_in": contains,
@@ -171,6 +226,46 @@ class SourceGen:
         fn = self.ns.pop(name)
         fn.source = body
         return fn
+
+    def offer_inline(self, name: str, node: n.Node, scope: dict[str, Any], params: tuple[str, ...]) -> None:
+        """Keep a compiled def to be written out at its later calls when it is small and cheap: no loops,
+        no randomness, only other such defs and cheap built-ins. Its memo is lost there, which costs less
+        than the call and the memo lookup it saves."""
+        size = 0
+        stack = [node]
+        while stack:
+            x = stack.pop()
+            size += 1
+            if not isinstance(x, _INLINE_NODES) or size > _INLINE_SIZE:
+                return
+            if isinstance(x, n.Call):
+                fn = x.func
+                if not isinstance(fn, n.Name) or (fn.id not in self.inline and fn.id not in _INLINE_BUILTINS):
+                    return
+                if fn.id in self.sym.defs and fn.id not in self.inline:
+                    return
+            for f in dataclasses.fields(x):
+                v = getattr(x, f.name)
+                if isinstance(v, n.Node):
+                    stack.append(v)
+                elif isinstance(v, tuple | list):
+                    stack.extend(i for i in v if isinstance(i, n.Node))
+        self.inline[name] = (node, dict(scope), params)
+
+    def written_out(self, name: str, args: list[str]) -> str | None:
+        """The source of a call to an inlinable def with its body in place, or None to call it."""
+        node, scope, params = self.inline[name]
+        if len(args) != len(params):
+            return None
+        for p, a in zip(params, args):
+            if not _SIMPLE_ARG.match(a) and _uses(node, p) > 1:
+                return None  # a costly argument the body would compute more than once
+        saved = self.subst
+        self.subst = dict(zip(params, args))
+        try:
+            return f"({self.gen(node, dict(scope), set(params))})"
+        finally:
+            self.subst = saved
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding a value the source cannot spell."""
@@ -217,6 +312,8 @@ class SourceGen:
     def g_Name(self, node: n.Name, scope: dict[str, Any], local: set[str]) -> str:
         name, sym = node.id, self.sym
         if name in local:
+            if name in self.subst:
+                return self.reads_state(self.subst[name])
             _identifiers((name,))
             return self.reads_state(f"v_{name}")
         if name in scope:
@@ -303,6 +400,10 @@ class SourceGen:
         if name in self.sym.defs:
             if node.kwargs:
                 raise Unsupported("def kwargs")
+            if name in self.inline:
+                inlined = self.written_out(name, args)
+                if inlined is not None:
+                    return inlined
             if len(args) == 1:
                 return f"_call1(s, {name!r}, _D[{name!r}], {args[0]})"
             return f"_call(s, {name!r}, _D[{name!r}]{''.join(', ' + a for a in args)})"
@@ -401,6 +502,25 @@ class SourceGen:
                     path = n.Attr(path, part, pos=key_node.pos, end=key_node.end)
                 key = self.gen(path, scope, local)
         return f"_Bundle.of_counts({{{key}: {amount}}})"
+
+
+def _uses(node: n.Node, name: str) -> int:
+    """How many times a name is read in a def's body (a bundle key path may name it too)."""
+    count = 0
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Name) and x.id == name:
+            count += 1
+        elif isinstance(x, n.KeyPath) and x.parts and x.parts[0] == name:
+            count += 1
+        for f in dataclasses.fields(x):
+            v = getattr(x, f.name)
+            if isinstance(v, n.Node):
+                stack.append(v)
+            elif isinstance(v, tuple | list):
+                stack.extend(i for i in v if isinstance(i, n.Node))
+    return count
 
 
 # ---------------------------------------------------------------- actions

@@ -380,6 +380,9 @@ class GameCompiler:
             if fast is not None and self.ex.gen is not None:  # generated source calls it with its arguments
                 self.ex.gen.positional[name] = fast
                 self.defs[name] = _by_name(fast, params)
+                node = self.ex.parse_at(body, ("defs", key))
+                if node is not None:
+                    self.ex.gen.offer_inline(name, node, scope, params)
 
     def positional_defs(self) -> None:
         """Every def generated source may call, with its arguments in order (closures wrapped)."""

@@ -123,3 +123,67 @@ def test_a_parameter_that_is_not_a_plain_name_is_never_written_into_source():
     assert gen.function(parse("1 + 2"), {sneaky: None}, (sneaky,)) is None
     assert codegen.action_enumerator(gen, "give", [(sneaky, None)], [[], []], None, {}) is None
     assert codegen.action_enumerator(gen, "give", [("n", parse("[1, 2]"))], [[], []], None, {}) is not None
+
+
+INLINE_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+defs:
+  empty(c): len(pieces_at(c, 'stone')) == 0
+  open(c): empty(c) and c.x != 9
+  spot(c): "first([x for x in cells if x == c])"
+  lucky(c): pick([c])
+  twice(c, n): n + n
+actions:
+  put:
+    params: {cell: "[c for c in cells if open(c) and lucky(c) == c and spot(c) == c]"}
+    when: twice(cell.x, cell.x * 1) >= 0
+    effect: [place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('stone')) == 3
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, INLINE_RULES, players=2)
+    gen_source = game.definition.actions["put"].fast.source
+    # empty and open are small and loop-free: their bodies stand in the enumerator, no def call left.
+    assert "'empty'" not in gen_source and "'open'" not in gen_source
+    assert "_b_pieces_at(s, v_c, 'stone')" in gen_source
+    # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
+    # would compute twice are still called (with their memo).
+    assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, INLINE_RULES, players=2)
+    for seed in (1, 2, 3):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+def test_a_game_whose_set_up_draws_nothing_starts_from_one_kept_state_without_sharing_it(tmp_path):
+    game = load_tiny(tmp_path, INLINE_RULES.replace("lucky(c) == c and ", ""), players=2)
+    first = game.new_game(seed=1)
+    assert game._start is not None  # the set-up drew nothing from the generator: kept for later games
+    first.apply(first.legal_actions()[0])
+    second = game.new_game(seed=2)
+    assert len(second.pieces) == 0 and len(second.legal_actions()) == 3
+    fresh = meeple.load(tmp_path / "tiny.yaml", players=2).new_game(seed=2)
+    assert second.to_json() == fresh.to_json()  # the same state as one built from scratch, its own seed
+
+
+def test_a_game_whose_first_offer_draws_from_the_generator_is_set_up_anew_each_time(tmp_path):
+    game = load_tiny(tmp_path, INLINE_RULES, players=2)  # `lucky` picks while the first offer is made
+    game.new_game(seed=1)
+    assert game._start is None
+
+
+def test_a_set_up_that_draws_from_the_generator_is_run_for_every_game():
+    game = meeple.load("climbers_of_verdon", players=3)
+    a, b = game.new_game(seed=1), game.new_game(seed=2)
+    assert game._start is None
+    assert a.to_json() != b.to_json()
