@@ -302,11 +302,21 @@ def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     return found  # type: ignore[no-any-return]
 
 
+def _ref(refs: dict[int, PieceRef], pid: int, rec: dict[str, Any]) -> PieceRef:
+    """The reference to a piece, made once per record: a record is replaced, never changed, when its piece
+    moves or changes, so a kept reference is still right while it holds the very same record."""
+    ref = refs.get(pid)
+    if ref is None or ref.rec is not rec:
+        ref = refs[pid] = PieceRef(pid, rec)
+    return ref
+
+
 def _pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
+    refs = s.game.piece_refs
     out = []
     for pid, rec in s.pieces.items():
         if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):
-            out.append(PieceRef(pid, rec))
+            out.append(_ref(refs, pid, rec))
     return out
 
 
@@ -324,11 +334,13 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
 
 
 def _pieces_at(s: Any, ids: tuple[int, ...], kind: str | None) -> list[PieceRef]:
+    refs = s.game.piece_refs
+    pieces = s.pieces
     out = []
     for pid in ids:
-        rec = s.pieces[pid]
+        rec = pieces[pid]
         if kind is None or rec["kind"] == kind:
-            out.append(PieceRef(pid, rec))
+            out.append(_ref(refs, pid, rec))
     return out
 
 

@@ -111,6 +111,9 @@ def add_values(a: Any, b: Any) -> Any:
 
 
 def index_value(container: Any, key: Any) -> Any:
+    t = type(container)
+    if t is list or t is tuple:
+        return container[key]
     if isinstance(container, dict | Bundle):
         return container.get(key)
     return container[key]
@@ -410,6 +413,15 @@ class SourceGen:
         if name not in BUILTINS:
             raise Unsupported(name)
         if not node.kwargs and len(args) == 1:
+            arg = node.args[0]
+            if (
+                name in ("len", "count", "size")
+                and isinstance(arg, n.Call)
+                and isinstance(arg.func, n.Name)
+                and arg.func.id in ("pieces", "pieces_at")
+                and arg.func.id not in self.sym.defs
+            ):
+                return f"len({args[0]})"  # a piece query is a list
             if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]

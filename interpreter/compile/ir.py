@@ -146,3 +146,5 @@ class GameDef:
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
+    # Piece references handed out by piece queries, kept per piece id while its record is the same one.
+    piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
