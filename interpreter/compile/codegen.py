@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from meeple.compile.builtins import BUILTINS, can_pay, units
+from meeple.compile.builtins import BUILTINS, can_pay, distinct, units
 from meeple.rules import nodes as n
 from meeple.values import Bundle
 
@@ -75,6 +75,30 @@ _INLINE_NODES = (
     n.KeyPath,
     n.KeyExpr,
 )
+# Built-ins whose result depends on their arguments alone: with constant arguments, a constant.
+_PURE_BUILTINS = frozenset(
+    {
+        "first",
+        "count",
+        "size",
+        "distinct",
+        "sum",
+        "min",
+        "max",
+        "any",
+        "all",
+        "len",
+        "sorted",
+        "join",
+        "total",
+        "disjoint",
+        "bundles",
+    }
+)
+# Built-ins that always give a list or tuple.
+_SEQUENCE_BUILTINS = frozenset({"pieces", "pieces_at", "distinct", "sorted", "bundles"})
+_PIECE_RECORD = frozenset({"kind", "owner", "site"})
+_CONST_NAME = re.compile(r"_k\d+\Z")
 _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
 _SIMPLE_ARG = re.compile(r"(v_\w+|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
@@ -377,6 +401,8 @@ class SourceGen:
             if name == "resources":
                 return f"_resources(s, {obj})"
             raise Unsupported(f"player field {name}")
+        if kind == "piece" and name in _PIECE_RECORD:  # every piece's record has these
+            return self.reads_state(f"s.pieces[{obj}][{name!r}]")
         value = self.constant_of(obj_node, scope, local)
         if isinstance(value, str) and value in sym.definitions:
             return self.const(sym.definitions[value].get(name))
@@ -398,7 +424,8 @@ class SourceGen:
         if not isinstance(node.func, n.Name):
             raise Unsupported("call")
         name = node.func.id
-        self.dynamic += 1  # a call may read the state or draw from its generator
+        if name in self.sym.defs or name not in _PURE_BUILTINS:
+            self.dynamic += 1  # a call may read the state or draw from its generator
         args = [self.gen(a, scope, local) for a in node.args]
         if name in self.sym.defs:
             if node.kwargs:
@@ -440,11 +467,23 @@ class SourceGen:
                 inner_local.add(nm)
             _identifiers(comp.names)
             target = ", ".join(f"v_{nm}" for nm in comp.names)
-            clause = f"for {target} in _units({it})"
+            clause = f"for {target} in {it if self.is_sequence(comp.iter, it) else f'_units({it})'}"
             for cond in comp.conds:
                 clause += f" if {self.gen(cond, inner_scope, inner_local)}"
             clauses.append(clause)
         return f"{self.gen(elt, inner_scope, inner_local)} {' '.join(clauses)}"
+
+    def is_sequence(self, node: n.Node, source: str) -> bool:
+        """Whether a node's value is surely a list or tuple, iterated as it is (not a zone or bundle,
+        whose units `_units` spells out)."""
+        if isinstance(node, n.ListComp | n.ListLit | n.RangeLit):
+            return True
+        if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id not in self.sym.defs:
+            return node.func.id in _SEQUENCE_BUILTINS or node.func.id in _BOARD_QUERIES
+        if isinstance(node, n.Name) and node.id == "players" and node.id not in self.sym.game_vars:
+            return True
+        value = self.ns.get(source) if _CONST_NAME.match(source) else None
+        return type(value) is list or type(value) is tuple
 
     def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:
         if not isinstance(node.func, n.Name) or node.func.id not in BUILTINS:
@@ -553,23 +592,37 @@ def action_enumerator(
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
     own level. None when a part has no generated form.
     """
+    from meeple.compile.expressions import free_names
     from meeple.values import Action
 
     local = {"me", *(p for p, _ in params)}
+    level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
     lines = ["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"]
     try:
         _identifiers(local)
         pad = "    "
+        pads = [pad]  # the indentation of each level, for a domain computed before the loop that needs it
         lines += _level_lines(gen, checks[0], cost, 0, scope, local, pad, "return out")
         for k, (pname, domain) in enumerate(params, start=1):
+            lines.append(f"{pad}#{k - 1}")  # where a domain computed at level k - 1 goes
             if domain is None:
                 lines.append(f"{pad}v_{pname} = bound.get({pname!r})")
+                pads.append(pad)
                 lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "return out")
                 continue
             domain_source = gen.gen(domain, scope, local)
-            values = f"(bound[{pname!r}],) if {pname!r} in bound else _b_distinct(s, {domain_source})"
-            lines.append(f"{pad}for v_{pname} in {values}:")
+            if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
+                values = gen.const(distinct(None, gen.ns[domain_source]))
+            else:
+                values = f"_b_distinct(s, {domain_source})"
+            home = max([level_of.get(x, 0) for x in free_names(domain) if x in level_of], default=0)
+            if home < k - 1:
+                # The domain needs only names bound further out: worked out once there, on first use.
+                lines.insert(lines.index(f"{pads[home]}#{home}"), f"{pads[home]}d_{pname} = None")
+                values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
+            lines.append(f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:")
             pad += "    "
+            pads.append(pad)
             lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "continue")
     except Unsupported:
         return None
@@ -580,6 +633,7 @@ def action_enumerator(
         "    raise RuleRuntimeError(f'cannot compute: {err}') from None",
         "  return out",
     ]
+    lines = [line for line in lines if not line.lstrip().startswith("#")]
     ns = dict(gen.ns)
     ns["_Action"] = Action
     ns["_can_pay"] = can_pay
