@@ -67,7 +67,6 @@ BUILTIN_READS = {
     "components": {"pieces", "sites", "pv", "gv", "sv", "zones"},
     "path": {"pieces", "sites", "pv", "gv", "sv", "zones"},
 }
-ANY_FIELD = {"pv", "pieces", "sites", "zones"}
 _NEEDS_GRAPHS = {"distance", "within", "components", "path"}  # built-ins that may search a NetworkX graph
 _MISSING = object()
 
@@ -286,13 +285,24 @@ class ExprCompiler:
         kind = self.type_of(node.obj, scope)
         if kind == "player":
             return self.player_attr(node, obj)
-        self.reads |= {"pieces"} if kind == "piece" else ANY_FIELD
+        self.reads |= {"pieces"} if kind == "piece" else self.field_reads(name)
         get_attr = self.get_attr
         if is_const(obj):
             value = obj.const  # type: ignore[attr-defined]
             if isinstance(value, str) and value in self.sym.definitions:
                 return const(self.sym.definitions[value].get(name))
         return lambda s, b: get_attr(s, obj(s, b), name)
+
+    def field_reads(self, name: str) -> set[str]:
+        """What reading the field `name` of a value of unknown type may read: a piece's or a site's field,
+        and a player's only when players have a field of that name (a definition's fields never change)."""
+        sym = self.sym
+        reads = {"pieces", "sites"}
+        if name in sym.player_zones:
+            reads.add("zones")
+        elif name in sym.player_fields():
+            reads.add("pv")
+        return reads
 
     def player_attr(self, node: n.Attr, obj: Fn) -> Fn:
         name = node.name
