@@ -152,11 +152,16 @@ def number_range(a: Any, z: Any) -> list[int]:
 
 
 def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
-    """A def of one argument, memoised while the state cannot change (the closures' key: name, value)."""
+    """A def of one argument, memoised while the state cannot change (the closures' key: name, value),
+    or across decisions when its results are kept (key: the value)."""
     memo = s._memo
     if memo is None:
         return fn(s, v0)
-    key = (name, v0)
+    kept = s._kept.get(name)
+    if kept is not None:
+        memo, key = kept, v0
+    else:
+        key = (name, v0)
     try:
         hit = memo.get(key, _MISSING)
     except TypeError:  # an unhashable argument: no memo
@@ -170,7 +175,11 @@ def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     memo = s._memo
     if memo is None:
         return fn(s, *values)
-    key = (name, values)
+    kept = s._kept.get(name)
+    if kept is not None:
+        memo, key = kept, values
+    else:
+        key = (name, values)
     try:
         hit = memo.get(key, _MISSING)
     except TypeError:

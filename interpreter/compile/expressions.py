@@ -52,6 +52,8 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
+# A search over a metric reads whatever its rules read: any part.
+_ALL_PARTS = {"pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
 BUILTIN_READS = {
     "pieces": {"pieces"},
@@ -62,10 +64,10 @@ BUILTIN_READS = {
     "pick": {"rng"},
     "sample": {"rng"},
     "chance": {"rng"},
-    "within": {"pieces", "sites", "pv", "gv", "sv", "zones"},
-    "distance": {"pieces", "sites", "pv", "gv", "sv", "zones"},
-    "components": {"pieces", "sites", "pv", "gv", "sv", "zones"},
-    "path": {"pieces", "sites", "pv", "gv", "sv", "zones"},
+    "within": _ALL_PARTS,
+    "distance": _ALL_PARTS,
+    "components": _ALL_PARTS,
+    "path": _ALL_PARTS,
 }
 _NEEDS_GRAPHS = {"distance", "within", "components", "path"}  # built-ins that may search a NetworkX graph
 _MISSING = object()

@@ -12,6 +12,7 @@ from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.ir import (
+    PARTS,
     ActionDef,
     AwardDef,
     GameDef,
@@ -393,6 +394,33 @@ class GameCompiler:
             if name not in gen.positional:
                 gen.positional[name] = _in_order(fn, self.sym.defs.get(name, ()))
 
+    def kept_defs(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """The defs with generated source whose results may be kept while the parts of a state they read
+        do not change, grouped by those parts: every def they call is known and none draws at random."""
+        if self.ex.gen is None:
+            return ()
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for name, reads in self.def_reads.items():
+            if name not in self.ex.gen.positional or not self.known_reads(reads):
+                continue
+            parts = self.expand_reads(reads)
+            if parts <= set(PARTS):
+                groups.setdefault(tuple(sorted(parts)), []).append(name)
+        return tuple((parts, tuple(names)) for parts, names in groups.items())
+
+    def known_reads(self, reads: set[str]) -> bool:
+        """Whether every def these reads name, at any depth, has known reads."""
+        todo, seen = list(reads), set()
+        while todo:
+            item = todo.pop()
+            if item in seen or not item.startswith("def:"):
+                continue
+            seen.add(item)
+            if item[4:] not in self.def_reads:
+                return False
+            todo.extend(self.def_reads[item[4:]])
+        return True
+
     def expand_reads(self, reads: set[str]) -> set[str]:
         """Replace `def:name` markers by what those definitions read, transitively."""
         out: set[str] = set()
@@ -705,6 +733,7 @@ class GameCompiler:
         )
         score, awards = self.scoring()
         self.positional_defs()
+        kept_defs = self.kept_defs()
         end = d.get("end") or {}
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)
@@ -727,6 +756,7 @@ class GameCompiler:
             actions=actions,
             phases=phases,
             loops=tuple(lp for lp in self.loop_list if lp is not None),
+            kept_defs=kept_defs,
             score=score,
             awards=awards,
             win=win,

@@ -11,6 +11,9 @@ from meeple.compile.expressions import Fn
 from meeple.compile.statements import Block
 from meeple.compile.symbols import Symbols
 
+# The parts of a state, each with a change counter (State.ver), for recomputing only what changed.
+PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
+
 
 @dataclass(frozen=True)
 class ParamDef:
@@ -146,5 +149,7 @@ class GameDef:
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
+    # Defs whose results are kept from one decision to the next: (the parts of a state they read, names).
+    kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.
     piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)

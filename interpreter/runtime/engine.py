@@ -90,12 +90,28 @@ def legal_actions(s: Any) -> list[Action]:
     if s._legal is not None:
         return s._legal
     s._memo = {}
+    if s.game.kept_defs:
+        refresh_kept(s)
     try:
         out = _legal_here(s)
     finally:
         s._memo = None
     s._legal = out
     return out
+
+
+def refresh_kept(s: Any) -> None:
+    """Before a computation in which the state cannot change: drop the kept results of each group of
+    defs if a part they read changed since they were stamped."""
+    ver = s.ver
+    stamps = s._kept_stamps
+    kept = s._kept
+    for i, (parts, names) in enumerate(s.game.kept_defs):
+        stamp = tuple([ver[part] for part in parts])
+        if stamps[i] != stamp:
+            stamps[i] = stamp
+            for name in names:
+                kept[name] = {}  # a new dict: a clone may still share the old one
 
 
 def _legal_here(s: Any) -> list[Action]:
@@ -239,6 +255,8 @@ def update_award(s: Any, award: Any) -> None:
     if stamp is not None and s.seen.get(award.name) == stamp:
         return
     s._memo = {}
+    if s.game.kept_defs:
+        refresh_kept(s)
     try:
         values = [award.measure(s, {"p": p}) for p in s.players]
     finally:

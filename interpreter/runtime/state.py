@@ -6,13 +6,12 @@ import json
 import random
 from typing import Any
 
-from meeple.compile.ir import GameDef
+from meeple.compile.ir import PARTS, GameDef
 from meeple.runtime import engine
 from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
 
 FORMAT = 2
-PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 
 class State(Effects):
@@ -46,6 +45,10 @@ class State(Effects):
         self.log: list[str] | None = None
         self._legal: list[Action] | None = None
         self._memo: dict[Any, Any] | None = None  # def results, valid while the state cannot change
+        # Results of defs kept across decisions: def name -> {arguments: result}, each group of defs
+        # valid while the change counters of the parts they read stay as stamped.
+        self._kept: dict[str, dict[Any, Any]] = {}
+        self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
         self.is_view = False  # a player's view: what that player may know, no random generator state
@@ -114,8 +117,19 @@ class State(Effects):
         c.log = None
         c._legal = self._legal
         c._memo = None
+        c._kept = dict(self._kept)  # shared until either state changes a part (see engine.refresh_kept)
+        c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         return c
+
+    def forget(self) -> None:
+        """Drop every result computed from this state: for code that changes it behind the effects (which
+        count each change), such as a view hiding cards."""
+        self._legal = None
+        self._memo = None
+        self._pieces_seen = None
+        self._kept = {}
+        self._kept_stamps = [None] * len(self.game.kept_defs)
 
     def view(self, player: int) -> State:
         from meeple.runtime.view import view

@@ -25,5 +25,5 @@ def view(s: Any, player: Player) -> Any:
             v.zones[key] = {HIDDEN: size} if size else {}
     v.rng = random.Random(0)  # the future of the dice and the draws is nobody's knowledge
     v.is_view = True  # so its snapshot and JSON carry no generator state at all
-    v._legal = None
+    v.forget()  # results computed from the full state must not serve the view
     return v

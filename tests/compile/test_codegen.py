@@ -187,3 +187,70 @@ def test_a_set_up_that_draws_from_the_generator_is_run_for_every_game():
     a, b = game.new_game(seed=1), game.new_game(seed=2)
     assert game._start is None
     assert a.to_json() != b.to_json()
+
+
+KEPT_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {bonus: 0}
+defs:
+  stones(c): "len([x for x in pieces_at(c) if x.kind == 'stone'])"
+  worth(c): "stones(c) + bonus"
+  lucky(c): "pick([c, c])"
+actions:
+  put:
+    params: {cell: "[c for c in cells if stones(c) == 0 and lucky(c) == c]"}
+    effect: [place stone at cell for me]
+  boost:
+    params: {cell: "[c for c in cells if worth(c) >= 1]"}
+    effect: [bonus += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: bonus >= 3
+    do: [{choose: [put, boost]}]
+"""
+
+
+def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, KEPT_RULES, players=2)
+    kept = dict((names, parts) for parts, group in game.definition.kept_defs for names in group)
+    assert kept == {"stones": ("pieces",), "worth": ("gv", "pieces")}  # not lucky: it draws at random
+    state = game.new_game(seed=1)
+    state.apply("put(cell=a1)")
+    assert "boost(cell=a1)" in map(str, state.legal_actions())
+    stones_a1 = state._kept["stones"]
+    state.apply("boost(cell=a1)")  # changes the game variable only: stones' results stay, worth's go
+    assert str(state.legal_actions()[0]).startswith("put")
+    assert state._kept["stones"] is stones_a1 and ("a1",) not in state._kept["worth"]
+    state.apply("put(cell=b1)")  # a piece placed: both groups start again
+    state.legal_actions()
+    assert state._kept["stones"] is not stones_a1
+    assert set(map(str, state.legal_actions())) >= {"boost(cell=a1)", "boost(cell=b1)", "boost(cell=c1)"}
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, KEPT_RULES, players=2)
+    for seed in (1, 2, 3, 4):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+def test_clones_that_go_different_ways_do_not_share_kept_results(tmp_path):
+    game = load_tiny(tmp_path, KEPT_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    left, right = state.clone(), state.clone()
+    left.apply("put(cell=a1)")
+    right.apply("put(cell=c1)")  # the same change counters as left, another board
+    assert [str(a) for a in left.legal_actions() if a.name == "boost"] == ["boost(cell=a1)"]
+    assert [str(a) for a in right.legal_actions() if a.name == "boost"] == ["boost(cell=c1)"]
+
+
+def test_a_view_does_not_reuse_results_computed_from_the_full_state(tmp_path):
+    game = load_tiny(tmp_path, KEPT_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    assert state._kept
+    assert state.view(0)._kept == {}
