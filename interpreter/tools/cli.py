@@ -381,14 +381,21 @@ def cmd_render(args: argparse.Namespace) -> int:
         svg = render_svg(state, title)
     except NothingToDraw as err:
         raise UsageError(str(err)) from None
-    if args.output == "-":
+    return write_output(svg, args.output)
+
+
+def write_output(svg: str, output: str) -> int:
+    """The picture to a .svg or .png file (by its suffix), or as SVG to stdout for `-`."""
+    from meeple.tools.picture import PictureError, write_picture
+
+    if output == "-":
         sys.stdout.write(svg + "\n")
         return OK
     try:
-        Path(args.output).write_text(svg + "\n", encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write '{args.output}': {err.strerror}") from None
-    print(f"Wrote {args.output}")
+        write_picture(svg, output)
+    except PictureError as err:
+        raise UsageError(str(err)) from None
+    print(f"Wrote {output}")
     return OK
 
 
@@ -527,7 +534,11 @@ def add_render(p: argparse.ArgumentParser) -> None:
         "--moves", type=at_least(0), default=0, metavar="N", help="first play N random moves (default: 0)"
     )
     p.add_argument(
-        "-o", "--output", default="board.svg", metavar="FILE", help="SVG file to write, - for stdout"
+        "-o",
+        "--output",
+        default="board.svg",
+        metavar="FILE",
+        help="the picture to write: FILE.svg or FILE.png; - for SVG on stdout (default: %(default)s)",
     )
 
 
@@ -542,7 +553,7 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
     "replay": (cmd_replay, "re-run a saved game and verify its final state", add_replay),
     "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
-    "render": (cmd_render, "draw a game's board as SVG", add_render),
+    "render": (cmd_render, "draw a game's board (or a card game's table) as SVG or PNG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
 }
 
