@@ -110,7 +110,7 @@ def _legend_item(d: Any, item: LegendItem, x: float, y: float) -> None:
     elif item.shape == "line":
         d.append(draw.Line(r1(x), r1(y), r1(x + 14), r1(y), stroke=item.colour, stroke_width=5))
     else:
-        d.append(marker(item.shape, x + 6, y, 6, item.colour))
+        d.append(marker(item.shape, x + 6, y, 6, item.colour, "#666666"))
     d.append(
         draw.Text(item.label, LEGEND_FONT, r1(x + 18), r1(y), font_family=FONT, dominant_baseline="central")
     )
@@ -261,11 +261,11 @@ class PieceStyle:
             )
 
     def legend(self, state: Any) -> list[LegendItem]:
-        """Each piece kind with its shape, then each player's colour when pieces take their owner's."""
+        """Each piece kind with its shape, then each player's colour."""
         items = []
         for kind, shape in self.shape.items():
             items.append(LegendItem(words(kind), self.colours.get(kind, "#999999"), shape))
-        if any(k not in self.colours for k in self.shape):
+        if items:  # pieces take their owner's colour, or are ringed by it
             items += [LegendItem(str(p), player_colour(p)) for p in state.players]
         return items
 

@@ -20,7 +20,6 @@ from meeple.tools.drawing import (
     PieceStyle,
     ink,
     pieces_by_site,
-    player_colour,
     r1,
     spread,
     to_svg,
@@ -66,13 +65,14 @@ def fill_colours(state: Any, sites: Any) -> tuple[str | None, FillColours]:
 
 
 def shown(state: Any, site: str) -> str | None:
-    """The `render.show` fields a site has, as one line: `8`, or `vp 4 · cost 2` for several fields."""
+    """The `render.show` fields a site has, as one line: a lone value as it is (`8`), several with their
+    names (`vp 4 · cost 2`)."""
     names = (state.game.render or {}).get("show") or ()
     fields = state.sites.get(site, {})
     present = [(n, fields[n]) for n in names if fields.get(n) is not None]
     if not present:
         return None
-    if len(names) == 1:
+    if len(present) == 1:
         return words(present[0][1])
     return " · ".join(f"{words(n)} {words(v)}" for n, v in present)
 
@@ -113,10 +113,10 @@ def hex_picture(state: Any) -> Picture:
         pic.board.append(draw.Lines(*points, close=True, fill=fill, stroke="#777777"))
         text(pic.board, tile, 8, cx * SCALE, (cy - 0.62) * SCALE, ink(fill) if value else "#555555")
         if value is not None:
-            text(pic.board, words(value), 9, cx * SCALE, (cy + 0.64) * SCALE, ink(fill))
+            text(pic.board, words(value), 8, cx * SCALE, (cy + 0.62) * SCALE, ink(fill))
         label = shown(state, tile)
         if label is not None:
-            token(pic.board, label, cx * SCALE, (cy + 0.3) * SCALE)
+            token(pic.board, label, cx * SCALE, (cy + 0.2) * SCALE)
     centre = (sum(xs) / len(xs), sum(ys) / len(ys))
     for site in (*topo.corners, *topo.sides):
         label = shown(state, site)
@@ -142,7 +142,7 @@ def _edge_label(out: list[Any], label: str, at: tuple[float, float], centre: tup
     x, y = at
     dx, dy = x - centre[0], y - centre[1]
     norm = math.hypot(dx, dy) or 1.0
-    px, py = (x + 0.42 * dx / norm) * SCALE, (y + 0.42 * dy / norm) * SCALE
+    px, py = (x + 0.6 * dx / norm) * SCALE, (y + 0.6 * dy / norm) * SCALE
     w = 6 + 5.2 * len(label)
     out.append(
         draw.Rectangle(
@@ -153,30 +153,21 @@ def _edge_label(out: list[Any], label: str, at: tuple[float, float], centre: tup
 
 
 def _board_pieces(state: Any, pic: Picture, point: Any) -> None:
-    """Pieces on sides as thick lines in their colour; on tiles and corners as marks, side by side."""
+    """Pieces on sides as thick lines in their colour with their mark in the middle; on tiles and corners as
+    marks, side by side."""
     board = state.game.board
     style = PieceStyle(state.game)
-    for site, recs in pieces_by_site(state):
-        if site not in board.kind_of:
-            continue
+    on_sides = [(s, recs) for s, recs in pieces_by_site(state) if board.kind_of.get(s) == "side"]
+    others = [(s, recs) for s, recs in pieces_by_site(state) if board.kind_of.get(s) not in (None, "side")]
+    for site, recs in on_sides + others:  # lines first, so the marks on corners stay on top
         if board.kind_of[site] == "side":
             (ax, ay), (bx, by) = (board.xy[c] for c in board.ends[site])
-            for rec in recs:
+            for k, rec in enumerate(recs):
                 fill, _ = style.colour(rec)
-                pic.pieces.append(
-                    draw.Line(
-                        r1(ax * SCALE),
-                        r1(ay * SCALE),
-                        r1(bx * SCALE),
-                        r1(by * SCALE),
-                        stroke=fill,
-                        stroke_width=7,
-                        stroke_linecap="round",
-                    )
-                )
-                if rec.get("owner") is not None:
-                    mx, my = (ax + bx) / 2 * SCALE, (ay + by) / 2 * SCALE
-                    pic.pieces.append(draw.Circle(r1(mx), r1(my), 3.5, fill=player_colour(rec["owner"])))
+                line = (r1(ax * SCALE), r1(ay * SCALE), r1(bx * SCALE), r1(by * SCALE))
+                pic.pieces.append(draw.Line(*line, stroke=fill, stroke_width=6, stroke_linecap="round"))
+                t = 0.5 + (k - (len(recs) - 1) / 2) * 0.25
+                style.draw(pic.pieces, rec, (ax + (bx - ax) * t) * SCALE, (ay + (by - ay) * t) * SCALE, 6.0)
             continue
         x, y = point(site)
         lift = -0.08 if board.kind_of[site] == "tile" else 0.0

@@ -1,4 +1,4 @@
-"""Draw the table of a game without a board: the shared zones, then each player's zones, score and resources.
+"""Draw the table of a game without a board: the shared zones, then each player's score, resources and zones.
 
 A zone shows its cards (`red 5 ×2, wild 0`), or only how many when they lie face down; in a player's view
 the zones that player may not see show how many cards they hold and nothing more.
@@ -105,12 +105,12 @@ def player_heading(state: Any, p: Any) -> str:
 
 
 def table_picture(state: Any) -> Picture:
-    """The whole table, shared zones first; a game with no zones at all has nothing to draw."""
+    """The whole table: the shared zones, then each player's score, resources and zones."""
     from meeple.tools.render import NothingToDraw
 
     shared, mine = zone_groups(state)
-    if not shared and not any(mine):
-        raise NothingToDraw(f"{state.game.id} has no board and no zones to draw")
+    if not shared and not any(mine) and not state.game.sym.resources:
+        raise NothingToDraw(f"{state.game.id} has no board, zones or resources to draw")
     pic = Picture(-10, -10, WIDTH + 20, 0)
     y = 0.0
     if shared:
