@@ -318,10 +318,14 @@ def record_game(record: dict[str, Any], path: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.seat is not None and not args.html:
+        raise UsageError("--seat chooses whose view the page shows: give --html PAGE too")
     record = read_record(args.file)
     game = load_game(
         record_game(record, args.file), record.get("players"), (record.get("options") or {}).items()
     )
+    if args.html:
+        write_page(args, record, game)
     state = game.new_game(seed=int(record["seed"]))
     for i, text in enumerate(record["actions"], 1):
         try:
@@ -345,6 +349,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise Problem(f"the replayed game differs from the saved final state in: {', '.join(keys)}")
     print("The final state matches the saved one.")
     return OK
+
+
+def seat_number(text: str) -> int:
+    """A seat as the log names it, `p2`, or by its number, `2`; 0-based inside."""
+    digits = text[1:] if text[:1].lower() == "p" else text
+    if not digits.isdigit() or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"not a seat: '{text}' (write p1, p2… or 1, 2…)")
+    return int(digits) - 1
+
+
+def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game) -> None:
+    """The saved game as a self-contained web page (`--html`), as one seat sees it with `--seat`."""
+    from meeple.tools.viewer import replay_page
+
+    if args.seat is not None and args.seat >= game.players:
+        raise UsageError(f"no seat p{args.seat + 1}: the game has {game.players} players")
+    actions = [str(a) for a in record["actions"]]
+    try:
+        text = replay_page(game, int(record["seed"]), actions, args.seat, list(record.get("agents") or []))
+    except IllegalActionError as err:
+        raise Problem(f"the saved actions do not replay: {err}") from None
+    try:
+        Path(args.html).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write '{args.html}': {err.strerror}") from None
+    print(f"Wrote {args.html}")
 
 
 # ---------------------------------------------------------------- simulate, explain, schema
@@ -544,6 +574,14 @@ def add_render(p: argparse.ArgumentParser) -> None:
 
 def add_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
+    p.add_argument(
+        "--html",
+        metavar="PAGE",
+        help="also write a web page that steps through the game (board, log, scores)",
+    )
+    p.add_argument(
+        "--seat", type=seat_number, metavar="P", help="with --html: show the game as seat P (p1, p2…) sees it"
+    )
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -551,7 +589,7 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "check": (cmd_check, "report every problem in rule files", add_check),
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
-    "replay": (cmd_replay, "re-run a saved game and verify its final state", add_replay),
+    "replay": (cmd_replay, "re-run a saved game, verify its final state, write it as a web page", add_replay),
     "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
     "render": (cmd_render, "draw a game's board (or a card game's table) as SVG or PNG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),

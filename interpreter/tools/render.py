@@ -40,17 +40,20 @@ def render_svg(state: Any, title: str = "") -> str:
     return to_svg(picture(state), title)
 
 
-def picture(state: Any) -> Picture:
-    """The state drawn in layers: the board's sites and legend, and the pieces on them."""
+def picture(state: Any, sites: bool = True) -> Picture:
+    """The state drawn in layers: the board's sites and legend, and the pieces on them.
+
+    With `sites=False` the board layer is left empty (the frame and legend are still worked out, so the
+    pieces line up with a board layer drawn before): quicker for a caller that already has the board."""
     shape = state.game.board.shape
     if shape == "hex" and state.game.board.topology is not None:
-        return hex_picture(state)
+        return hex_picture(state, sites)
     if shape == "grid":
-        return grid_picture(state)
+        return grid_picture(state, sites)
     if shape == "graph":
         from meeple.tools.render_graph import graph_picture
 
-        return graph_picture(state)
+        return graph_picture(state, sites)
     from meeple.tools.render_table import table_picture
 
     return table_picture(state)
@@ -95,7 +98,7 @@ def token(out: list[Any], value: str, x: float, y: float) -> None:
 # ---------------------------------------------------------------- hex boards
 
 
-def hex_picture(state: Any) -> Picture:
+def hex_picture(state: Any, sites: bool = True) -> Picture:
     """Tiles filled by the fill field, every piece on its tile, corner or side, shown fields on sites."""
     board = state.game.board
     topo = board.topology
@@ -105,7 +108,7 @@ def hex_picture(state: Any) -> Picture:
     width, height = (max(xs) - min(xs) + 2 * MARGIN) * SCALE, (max(ys) - min(ys) + 2 * MARGIN) * SCALE
     pic = Picture(left, top, width, height)
     field, colours = fill_colours(state, topo.tiles)
-    for tile in topo.tiles:
+    for tile in topo.tiles if sites else ():
         cx, cy = topo.tile_xy[tile]
         value = state.sites.get(tile, {}).get(field) if field else None
         fill = colours(value)
@@ -118,7 +121,7 @@ def hex_picture(state: Any) -> Picture:
         if label is not None:
             token(pic.board, label, cx * SCALE, (cy + 0.2) * SCALE)
     centre = (sum(xs) / len(xs), sum(ys) / len(ys))
-    for site in (*topo.corners, *topo.sides):
+    for site in (*topo.corners, *topo.sides) if sites else ():
         label = shown(state, site)
         if label is not None:
             _edge_label(pic.board, label, _site_point(board, site), centre)
@@ -178,7 +181,7 @@ def _board_pieces(state: Any, pic: Picture, point: Any) -> None:
 # ---------------------------------------------------------------- grid boards
 
 
-def grid_picture(state: Any) -> Picture:
+def grid_picture(state: Any, sites: bool = True) -> Picture:
     """A grid board: one square per cell, filled by the fill field, pieces in the middle of their cell."""
     board = state.game.board
     size = 2 * SCALE
@@ -187,7 +190,7 @@ def grid_picture(state: Any) -> Picture:
     rows = 1 + max((int(y) for _, y in board.xy.values()), default=0)
     pic = Picture(-SCALE / 2, -SCALE / 2, cols * size + SCALE, rows * size + SCALE)
     field, colours = fill_colours(state, cells)
-    for cell in cells:
+    for cell in cells if sites else ():
         x, y = board.xy[cell]
         value = state.sites.get(cell, {}).get(field) if field else None
         fill = colours(value)

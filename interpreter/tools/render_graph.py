@@ -64,7 +64,20 @@ def links(board: Any) -> list[tuple[str, str]]:
     return sorted(seen, key=lambda ab: (order[ab[0]], order[ab[1]]))
 
 
+_LAYOUTS: list[tuple[Any, Layout]] = []  # the last few games' layouts: a replay draws one board many times
+
+
 def lay_out(state: Any) -> Layout:
+    """Where each space goes, worked out once per game from the state it is first asked with."""
+    for game, layout in _LAYOUTS:
+        if game is state.game:
+            return layout
+    layout = _lay_out(state)
+    _LAYOUTS[:] = [(state.game, layout), *_LAYOUTS[:7]]
+    return layout
+
+
+def _lay_out(state: Any) -> Layout:
     """Where each space goes: by the `render.layout` axes the rule file names, else by the links alone."""
     board = state.game.board
     spaces = list(board.collections.get("spaces", ()))
@@ -218,7 +231,7 @@ def _place_row(row: list[Any], wanted: dict[Any, float], x: dict[Any, float]) ->
 # ---------------------------------------------------------------- the picture
 
 
-def graph_picture(state: Any) -> Picture:
+def graph_picture(state: Any, sites: bool = True) -> Picture:
     """Links as lines, spaces as boxes coloured by the fill field with their shown fields, pieces inside."""
     board = state.game.board
     spaces = list(board.collections.get("spaces", ()))
@@ -231,12 +244,12 @@ def graph_picture(state: Any) -> Picture:
     width = (max(xs) - min(xs) + 2 * margin_x) * SCALE
     height = (max(ys) - min(ys) + 2 * margin_y) * SCALE
     pic = Picture(left, top, width, height)
-    for a, b in links(board):
+    for a, b in links(board) if sites else ():
         points = [r1(c * SCALE) for p in layout.path(a, b) for c in p]
         pic.board.append(draw.Lines(*points, close=False, fill="none", stroke="#8a8a8a", stroke_width=2))
     field, colours = fill_colours(state, spaces)
     w, h = BOX_W * SCALE, BOX_H * SCALE
-    for s in spaces:
+    for s in spaces if sites else ():
         x, y = pos[s][0] * SCALE, pos[s][1] * SCALE
         value = state.sites.get(s, {}).get(field) if field else None
         fill = colours(value)
