@@ -5,7 +5,7 @@ board layer and the pieces layer), the log lines the step wrote, every player's 
 and zones, and the table's. Each distinct picture and record is stored once; steps refer to it by number.
 The page embeds that as JSON beside its own script and style sheet, so it opens anywhere without a
 network. With a seat, each step is what that seat sees (`state.view(seat)`): other players' hidden zones
-show only their sizes, and their actions name no card the seat cannot see.
+show only their sizes, and their actions name no card that may come from a zone the seat cannot see.
 """
 
 from __future__ import annotations
@@ -51,24 +51,18 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def card_names(game: Any) -> set[str]:
-    """Every card the game's zones start with (so every card there is)."""
-    names = {card for zone in game.zones for card, _ in zone.fill}
-    names |= {card for zone in game.zones for fill in zone.fills.values() for card, _ in fill}
-    return names
+def secret_cards(state: Any, view: Any) -> set[str]:
+    """The cards in the zones a seat's view hides (another's hand, a face-down pile)."""
+    return {card for key, cards in view.zones.items() if HIDDEN in cards for card in state.zones.get(key, {})}
 
 
-def visible_cards(view: Any) -> set[str]:
-    return {card for cards in view.zones.values() for card, n in cards.items() if n and card != HIDDEN}
-
-
-def masked(action: Action, cards: set[str], seen: set[str]) -> str:
-    """The action as a seat sees another player's: each card it may not see written as `?`."""
+def masked(action: Action, secret: set[str]) -> str:
+    """The action as a seat sees another player's: each card that may come from a hidden zone as `?`."""
 
     def hide(value: Any) -> Any:
         if isinstance(value, Bundle):
-            return HIDDEN if any(c in cards and c not in seen for c in value) else value
-        if isinstance(value, str) and value in cards and value not in seen:
+            return HIDDEN if any(c in secret for c in value) else value
+        if isinstance(value, str) and value in secret:
             return HIDDEN
         return value
 
@@ -109,7 +103,6 @@ def replay_steps(game: Any, seed: int, actions: Sequence[str], seat: int | None 
     """Every step of a saved game (step 0 is the set-up) as the page's data; raises IllegalActionError."""
     state = game.new_game(seed=seed, log=True)
     definition = game.definition
-    cards = card_names(definition)
     boards, layers, records = Distinct(), Distinct(), Distinct()
     has_board = definition.board.shape != "none"  # a card game's table is the page's own text, no picture
     board_of: dict[str, int] = {}
@@ -139,15 +132,15 @@ def replay_steps(game: Any, seed: int, actions: Sequence[str], seat: int | None 
 
     record("set-up", None, list(state.log or []))
     for text in actions:
-        before = state.view(seat) if seat is not None else None
         mover = state.to_move
         action = state.find_action(str(text))
+        secret = secret_cards(state, state.view(seat)) if seat is not None and mover != seat else set()
         state.log = []
         state.apply(action)
         lines = list(state.log)
         said = f"{mover}: {action}"
-        if before is not None and mover is not None and mover != seat:
-            hidden = f"{mover}: {masked(action, cards, visible_cards(before))}"
+        if secret:
+            hidden = f"{mover}: {masked(action, secret)}"
             lines = [hidden if line == said else line for line in lines]
             said = hidden
         record(said, mover, lines)
