@@ -165,7 +165,7 @@ def page(data: dict[str, Any], agents: Sequence[str] = ()) -> str:
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     payload = payload.replace("</", "<\\/")  # no `</script>` can end the data early
     title = f"{data['game']}, seed {data['seed']}" + (f", as {data['seat']} sees it" if data["seat"] else "")
-    folder = resources.files("meeple.tools") / "viewer"
+    folder = resources.files("meeple.tools") / "viewer_assets"
     style = (folder / "viewer.css").read_text(encoding="utf-8")
     script = (folder / "viewer.js").read_text(encoding="utf-8")
     return TEMPLATE.format(
