@@ -406,7 +406,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         if state.is_over:
             break
         state.apply(rng.choice(state.legal_actions()))
-    title = f"{game.name}, seed {args.seed}" + (f", after {args.moves} moves" if args.moves else "")
+    chosen = "".join(f", {name}={value}" for name, value in args.option)
+    title = f"{game.name}{chosen}, seed {args.seed}" + (f", after {args.moves} moves" if args.moves else "")
     try:
         svg = render_svg(state, title)
     except NothingToDraw as err:
