@@ -16,8 +16,8 @@ from typing import Any
 
 import drawsvg as draw
 
-from meeple.tools.drawing import SCALE, Picture, PieceStyle, ink, pieces_by_site, r1, spread
-from meeple.tools.render import fill_colours, shown, text
+from meeple.tools.drawing import FONT, SCALE, Picture, PieceStyle, ink, pieces_by_site, r1, spread
+from meeple.tools.render import fill_colours, shown
 
 Point = tuple[float, float]
 SEED = 7  # the force-directed layout's seed: the same board, the same picture
@@ -257,8 +257,16 @@ def graph_picture(state: Any, sites: bool = True) -> Picture:
             draw.Rectangle(r1(x - w / 2), r1(y - h / 2), r1(w), r1(h), rx=7, fill=fill, stroke="#666666")
         )
         label = shown(state, s)
-        heading = s if label is None else f"{s}  {label}"
-        text(pic.board, heading, 9, x, y - h / 2 + 8, ink(fill))
+        top = r1(y - h / 2 + 11)
+        pic.board.append(
+            draw.Text(s, 9, r1(x - w / 2 + 6), top, fill=ink(fill), font_family=FONT, font_weight="bold")
+        )
+        if label is not None:
+            pic.board.append(
+                draw.Text(
+                    label, 8, r1(x + w / 2 - 6), top, fill=ink(fill), font_family=FONT, text_anchor="end"
+                )
+            )
     style = PieceStyle(state.game)
     for site, recs in pieces_by_site(state):
         if site not in pos:
