@@ -122,7 +122,7 @@
     }
     if (current) {
       const log = $("log");
-      log.scrollTop = current.offsetTop - log.offsetTop - log.clientHeight / 3;
+      log.scrollTop = current.offsetTop - log.clientHeight / 3; // #log is the lines' offset parent
     }
     $("prev").disabled = i === 0;
     $("first").disabled = i === 0;
