@@ -16,6 +16,7 @@ from typing import Any
 
 import drawsvg as draw
 
+from meeple.compile.expressions import RuleRuntimeError
 from meeple.tools.drawing import FONT, SCALE, Picture, PieceStyle, ink, pieces_by_site, r1, spread
 from meeple.tools.render import fill_colours, shown
 
@@ -49,8 +50,13 @@ def axis_values(state: Any, name: str) -> dict[str, float]:
     params = game.sym.defs.get(name, ())
     if name in game.defs and len(params) == 1:
         fn = game.defs[name]
-        return {s: float(fn(state, {params[0]: s})) for s in spaces}
-    return {s: float(state.sites.get(s, {}).get(name, 0)) for s in spaces}
+        values = {s: fn(state, {params[0]: s}) for s in spaces}
+    else:
+        values = {s: state.sites.get(s, {}).get(name, 0) for s in spaces}
+    for s, v in values.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise RuleRuntimeError(f"render layout: {name} of space '{s}' is {v!r}, not a number")
+    return {s: float(v) for s, v in values.items()}
 
 
 def links(board: Any) -> list[tuple[str, str]]:

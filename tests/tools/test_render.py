@@ -195,6 +195,21 @@ def test_a_layout_axis_must_name_a_number_field_of_every_space_or_a_def_of_one(
     assert found[0].span is not None and found[0].span.line > 1  # located at the render section
 
 
+def test_a_layout_def_that_gives_no_number_stops_the_picture_with_a_located_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = graph_rules(
+        tmp_path,
+        "{A: {height: 1}, B: {height: 2}}",
+        "[A-B]",
+        "{layout: {y: label}}",
+        defs="{'label(s)': \"'high'\"}",
+    )
+    assert meeple.check(str(path)) == []  # what a def gives is known only when it runs
+    assert main(["render", str(path), "-o", str(tmp_path / "g.svg")]) == 1
+    assert "render layout: label of space 'A' is 'high', not a number" in capsys.readouterr().err
+
+
 def test_a_misspelt_layout_field_gets_a_suggestion(tmp_path: Path) -> None:
     path = graph_rules(tmp_path, "{A: {height: 1}, B: {height: 2}}", "[A-B]", "{layout: {y: hieght}}")
     (found,) = meeple.check(str(path))
