@@ -270,3 +270,47 @@ def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sin
         rotate, drawn = step.get("rotate") == "random", "draw" in step and "shuffle" not in step
         steps.append(LayoutDef(str(step.get("set")), on, bag, at, values, rotate, drawn))
     return steps
+
+
+def check_render_layout(
+    render: dict[str, Any], board: Board, defs: dict[str, tuple[str, ...]], sink: Sink
+) -> None:
+    """`render: layout: {x: …, y: …}`: each axis names a number field of every space or a def of a space."""
+    from meeple.errors import did_you_mean
+
+    layout = render.get("layout") if isinstance(render, dict) else None
+    if not isinstance(layout, dict) or not layout:  # absent, or a shape the schema reports
+        return
+    if board.shape != "graph":
+        sink.at(
+            ("render", "layout"),
+            None,
+            "rules/render-layout",
+            f"`layout` places the spaces of a graph board, and this board is {board.shape!r}",
+            "remove `layout:`; hex and grid boards are drawn by their own geometry",
+        )
+        return
+    fields = {name for spec in board.site_fields.values() for name in spec}
+    for axis in ("x", "y"):
+        name = layout.get(axis)
+        if name is None:
+            continue
+        where = ("render", "layout", axis)
+        if name in defs:
+            if len(defs[name]) != 1:
+                message = f"def '{name}' takes {len(defs[name])} parameters; a layout axis needs one"
+                sink.at(where, None, "rules/render-layout", message)
+            continue
+        if name not in fields:
+            hint = did_you_mean(str(name), sorted(fields | set(defs))) or (
+                f"space fields: {', '.join(sorted(fields)) or 'none'}"
+            )
+            sink.at(where, None, "rules/render-layout", f"no space field or def '{name}'", hint)
+            continue
+        for space, spec in board.site_fields.items():
+            value = spec.get(name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                shown = "no value" if value is None else repr(value)
+                message = f"space '{space}' has {shown} for '{name}'; a layout axis needs a number on each"
+                sink.at(where, None, "rules/render-layout", message)
+                break

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from meeple.compile.board import compile_board, compile_layout, compile_require
+from meeple.compile.board import check_render_layout, compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
@@ -723,6 +723,7 @@ class GameCompiler:
         self.tables()
         self.card_families()
         self.compile_defs()
+        check_render_layout(d.get("render") or {}, board, self.sym.defs, self.sink)
         self.card_effects()
         self.routines()
         actions = {nm: self.action(nm, spec or {}) for nm, spec in (d.get("actions") or {}).items()}

@@ -318,10 +318,14 @@ def record_game(record: dict[str, Any], path: str) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.seat is not None and not args.html:
+        raise UsageError("--seat chooses whose view the page shows: give --html PAGE too")
     record = read_record(args.file)
     game = load_game(
         record_game(record, args.file), record.get("players"), (record.get("options") or {}).items()
     )
+    if args.html:
+        write_page(args, record, game)
     state = game.new_game(seed=int(record["seed"]))
     for i, text in enumerate(record["actions"], 1):
         try:
@@ -345,6 +349,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise Problem(f"the replayed game differs from the saved final state in: {', '.join(keys)}")
     print("The final state matches the saved one.")
     return OK
+
+
+def seat_number(text: str) -> int:
+    """A seat as the log names it, `p2`, or by its number, `2`; 0-based inside."""
+    digits = text[1:] if text[:1].lower() == "p" else text
+    if not digits.isdigit() or int(digits) < 1:
+        raise argparse.ArgumentTypeError(f"not a seat: '{text}' (write p1, p2… or 1, 2…)")
+    return int(digits) - 1
+
+
+def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game) -> None:
+    """The saved game as a self-contained web page (`--html`), as one seat sees it with `--seat`."""
+    from meeple.tools.viewer import replay_page
+
+    if args.seat is not None and args.seat >= game.players:
+        raise UsageError(f"no seat p{args.seat + 1}: the game has {game.players} players")
+    actions = [str(a) for a in record["actions"]]
+    try:
+        text = replay_page(game, int(record["seed"]), actions, args.seat, list(record.get("agents") or []))
+    except IllegalActionError as err:
+        raise Problem(f"the saved actions do not replay: {err}") from None
+    try:
+        Path(args.html).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write '{args.html}': {err.strerror}") from None
+    print(f"Wrote {args.html}")
 
 
 # ---------------------------------------------------------------- simulate, explain, schema
@@ -376,19 +406,27 @@ def cmd_render(args: argparse.Namespace) -> int:
         if state.is_over:
             break
         state.apply(rng.choice(state.legal_actions()))
-    title = f"{game.name}, seed {args.seed}" + (f", after {args.moves} moves" if args.moves else "")
+    chosen = "".join(f", {name}={value}" for name, value in args.option)
+    title = f"{game.name}{chosen}, seed {args.seed}" + (f", after {args.moves} moves" if args.moves else "")
     try:
         svg = render_svg(state, title)
     except NothingToDraw as err:
         raise UsageError(str(err)) from None
-    if args.output == "-":
+    return write_output(svg, args.output)
+
+
+def write_output(svg: str, output: str) -> int:
+    """The picture to a .svg or .png file (by its suffix), or as SVG to stdout for `-`."""
+    from meeple.tools.picture import PictureError, write_picture
+
+    if output == "-":
         sys.stdout.write(svg + "\n")
         return OK
     try:
-        Path(args.output).write_text(svg + "\n", encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write '{args.output}': {err.strerror}") from None
-    print(f"Wrote {args.output}")
+        write_picture(svg, output)
+    except PictureError as err:
+        raise UsageError(str(err)) from None
+    print(f"Wrote {output}")
     return OK
 
 
@@ -527,12 +565,24 @@ def add_render(p: argparse.ArgumentParser) -> None:
         "--moves", type=at_least(0), default=0, metavar="N", help="first play N random moves (default: 0)"
     )
     p.add_argument(
-        "-o", "--output", default="board.svg", metavar="FILE", help="SVG file to write, - for stdout"
+        "-o",
+        "--output",
+        default="board.svg",
+        metavar="FILE",
+        help="the picture to write: FILE.svg or FILE.png; - for SVG on stdout (default: %(default)s)",
     )
 
 
 def add_replay(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
+    p.add_argument(
+        "--html",
+        metavar="PAGE",
+        help="also write a web page that steps through the game (board, log, scores)",
+    )
+    p.add_argument(
+        "--seat", type=seat_number, metavar="P", help="with --html: show the game as seat P (p1, p2…) sees it"
+    )
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -540,9 +590,9 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "check": (cmd_check, "report every problem in rule files", add_check),
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
-    "replay": (cmd_replay, "re-run a saved game and verify its final state", add_replay),
+    "replay": (cmd_replay, "re-run a saved game, verify its final state, write it as a web page", add_replay),
     "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
-    "render": (cmd_render, "draw a game's board as SVG", add_render),
+    "render": (cmd_render, "draw a game's board (or a card game's table) as SVG or PNG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
 }
 

@@ -13,6 +13,7 @@ import pytest
 import meeple
 from meeple.tools import cli, simulate
 from meeple.tools.cli import main
+from meeple.tools.drawing import PLAYER_COLOURS
 
 GAME = "climbers_of_verdon"
 GAME_FILE = Path(__file__).resolve().parents[2] / "games" / f"{GAME}.yaml"
@@ -319,7 +320,7 @@ def test_render_draws_every_tile_the_dice_and_the_buildings_as_svg(tmp_path: Pat
     out = tmp_path / "board.svg"
     assert main(["render", "pluvionauts", "--seed", "3", "--moves", "60", "-o", str(out)]) == 0
     svg = out.read_text(encoding="utf-8")
-    assert svg.startswith("<?xml") and "</svg>" in svg
+    assert svg.startswith("<svg") and "</svg>" in svg
     assert svg.count("<path") >= 37  # one hexagon per cell
     for terrain in ("sky", "plain", "forest", "mountain"):
         assert f">{terrain}<" in svg
@@ -341,7 +342,9 @@ def test_render_draws_a_grid_board_cell_by_cell_with_its_chests_caravans_and_leg
         assert f">{terrain.replace('_', ' ')}<" in svg  # on its cells and in the legend
     chest = meeple.load("caravan_conquest", players=3).definition.render["pieces"]["chest"]
     assert svg.count(f'fill="{chest}" stroke="white"') == 4
-    assert all(f">p{n}<" in svg for n in (1, 2, 3))  # the caravans, at the Start
+    for colour in PLAYER_COLOURS[:3]:  # the caravans, at the Start, each in its player's colour
+        assert svg.count(f'fill="{colour}" stroke="white"') == 1
+    assert all(f">p{n}<" in svg for n in (1, 2, 3))  # the legend names the players' colours
 
 
 def test_render_of_the_same_seed_is_the_same_picture(tmp_path: Path) -> None:
@@ -353,9 +356,17 @@ def test_render_of_the_same_seed_is_the_same_picture(tmp_path: Path) -> None:
     assert a.read_text(encoding="utf-8") != b.read_text(encoding="utf-8")
 
 
-def test_render_of_a_game_without_a_board_is_a_usage_error(
+def test_render_of_a_game_without_anything_to_draw_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["render", "tabletop_climber", "-o", str(tmp_path / "x.svg")]) == 2
-    assert "no board to draw" in capsys.readouterr().err
+    rules = tmp_path / "bare.yaml"
+    rules.write_text(
+        "game: {name: Bare, players: {min: 2, max: 2}}\nactions: {pass: {}}\n"
+        "flow: [{phase: play, turns: clockwise, do: [{choose: [pass]}]}]\n"
+        "scoring: {score: 0}\nend: {win: 'false'}\n",
+        encoding="utf-8",
+    )
+    assert main(["check", str(rules)]) == 0
+    assert main(["render", str(rules), "-o", str(tmp_path / "x.svg")]) == 2
+    assert "has no board, zones or resources to draw" in capsys.readouterr().err
     assert not (tmp_path / "x.svg").exists()
