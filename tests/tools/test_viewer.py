@@ -139,7 +139,7 @@ def test_seat_needs_html(saved: dict[str, Path], capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(
-    ("seat", "message"), [("p3", "no seat p3: the game has 2 players"), ("x", "not a seat")]
+    ("seat", "message"), [("p4", "no seat p4: the game has 3 players"), ("x", "not a seat")]
 )
 def test_a_seat_that_is_not_there_is_a_usage_error(
     saved: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], seat: str, message: str
