@@ -33,7 +33,7 @@ def read_rules(path_or_name: str | Path) -> LoadedRules:
     rules = load_rules(path_or_name, search_dirs())
     problems = validate(rules.data, rules.index, schema())
     if problems:
-        raise RulesError(problems)
+        raise RulesError(rules.attribute(problems))
     return rules
 
 
@@ -60,7 +60,7 @@ def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnost
         if not problems:  # the schema let through a shape the compiler cannot read: our bug
             raise
         problems.extend(compiler.sink.diagnostics)  # what the compiler found before it stumbled
-    return _sorted(_unique(problems))
+    return _sorted(_unique(rules.attribute(problems)))
 
 
 def _unique(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -210,7 +210,10 @@ def load(path_or_name: str | Path, players: int | None = None, options: dict[str
             ]
         )
     opts = resolve_options(rules.data, dict(options or {}), rules.index)
-    definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
+    try:
+        definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
+    except RulesError as err:
+        raise RulesError(rules.attribute(err.diagnostics), err.sources) from None
     return Game(definition, rules)
 
 
