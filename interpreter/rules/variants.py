@@ -410,7 +410,7 @@ def attribute(
             continue
         named = set(_QUOTED.findall(d.message))
         notes = [
-            f"{c.where.file}:{c.where.line}: the variant {c.describe()}"
+            f"{c.where.file}:{c.where.line}:{c.where.col}: the variant {c.describe()}"
             for c in changes
             if c.where is not None
             and rank.get(c.where.file, len(chain)) < rank[d.span.file]
