@@ -156,8 +156,8 @@ def option_specs(data: dict[str, Any], index: SourceIndex) -> tuple[dict[str, Op
         raw = raw if isinstance(raw, dict) else {}
         where = ("game", "options", name)
         kind = inferred_type(raw)
-        if kind not in TYPES:
-            continue  # the schema reports an unknown type
+        if kind not in TYPES:  # the schema reports it; the default tells the type meanwhile
+            kind = inferred_type({k: v for k, v in raw.items() if k != "type"})
         choices = raw.get("choices")
         spec = OptionSpec(
             str(name),
