@@ -98,7 +98,7 @@ def explain_diff(game: Game) -> str:
     """What a variant changes against its base, one change a line, each at the variant's line."""
     source = game.source
     assert source is not None and len(source.chain) > 1
-    changes = source.own_changes
+    changes = sorted(source.own_changes, key=lambda c: (c.where.line, c.where.col) if c.where else (0, 0))
     head = f"{_shown(source.chain[0])} against {_shown(source.chain[1])}: "
     lines = [head + (f"{len(changes)} change{'s' if len(changes) != 1 else ''}" if changes else "no changes")]
     for c in changes:
