@@ -47,8 +47,10 @@ class Change:
         return f"{self.path}: {self.item}" if self.item is not None else self.path
 
     def names(self) -> set[str]:
-        """The names this change is about: the item, the path's last part and the path itself."""
-        return {n for n in (self.item, self.path.rsplit(".", 1)[-1], self.path) if n}
+        """The names this change is about: the item, the path's last part (a def's without its
+        parameters) and the path itself."""
+        last = self.path.rsplit(".", 1)[-1]
+        return {n for n in (self.item, last, last.split("(", 1)[0].strip(), self.path) if n}
 
     def describe(self) -> str:
         """`changed game.options.target_vp.default from 13 to 10`, in words."""

@@ -245,6 +245,17 @@ def test_an_action_removed_while_the_bases_flow_still_offers_it_is_an_error_at_t
     assert problem.notes == (f"{variant}:2:10: the variant removes actions.offer_trade",)
 
 
+def test_a_removed_def_or_table_that_the_base_still_uses_gets_a_note_at_each_use(tmp_path: Path) -> None:
+    variant = write(
+        tmp_path, "v.yaml", 'extends: climbers_of_verdon\nremove: ["defs.producing(t)", tables.repeat_cost]\n'
+    )
+    found = {d.message: d.notes for d in meeple.check(variant)}
+    assert found == {
+        "unknown function 'producing'": (f"{variant}:2:10: the variant removes defs.producing(t)",),
+        "unknown name 'repeat_cost'": (f"{variant}:2:31: the variant removes tables.repeat_cost",),
+    }
+
+
 def test_an_error_on_the_variants_own_line_has_no_note(tmp_path: Path) -> None:
     text = (
         "extends: climbers_of_verdon\nremove: [actions.offer_trade]\nflow:\n  - phase: climbing\n"
