@@ -199,10 +199,15 @@ class Merger:
         matched: dict[int, int] = {}
         waiting: list[tuple[str, int]] = []  # new items listed before any matched one
         cursor: int | None = None
+        seen: set[tuple[str, str]] = set()
         for j, item in enumerate(over):
             ident = identity(item)
             assert ident is not None
             key, name = ident
+            if ident in seen:
+                self._error("rules/extends-twice", f"{key} '{name}' is listed twice", (*op, j))
+                continue
+            seen.add(ident)
             if ident in twice:
                 self._error(
                     "rules/extends-ambiguous",
@@ -213,9 +218,6 @@ class Merger:
                 continue
             if ident in first:
                 i = first[ident]
-                if i in matched:
-                    self._error("rules/extends-twice", f"{key} '{name}' is listed twice", (*op, j))
-                    continue
                 matched[i] = j
                 cursor = order.index(("base", i))
                 if waiting:

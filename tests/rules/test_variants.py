@@ -151,8 +151,8 @@ def test_an_item_named_twice_in_the_base_cannot_be_merged_by_name(games: Path) -
 
 
 def test_an_item_named_twice_in_the_variant_is_an_error(games: Path) -> None:
-    found = problems(games, "flow:\n  - phase: main\n  - phase: main\n")
-    assert [p[:2] for p in found] == [("rules/extends-twice", 4)]
+    found = problems(games, "flow:\n  - phase: main\n  - phase: main\n  - phase: new\n  - phase: new\n")
+    assert [p[:2] for p in found] == [("rules/extends-twice", 4), ("rules/extends-twice", 6)]
 
 
 @pytest.mark.parametrize(
