@@ -8,8 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from meeple.compile.game import GameCompiler, resolve_options
+from meeple.compile.game import GameCompiler
 from meeple.compile.ir import GameDef
+from meeple.compile.options import resolve_options
 from meeple.data import data_dir
 from meeple.errors import Diagnostic, RulesError
 from meeple.rules.loader import LoadedRules, load_rules
@@ -33,15 +34,18 @@ def read_rules(path_or_name: str | Path) -> LoadedRules:
     rules = load_rules(path_or_name, search_dirs())
     problems = validate(rules.data, rules.index, schema())
     if problems:
-        raise RulesError(problems)
+        raise RulesError(rules.attribute(problems))
     return rules
 
 
-def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnostic]:
+def check(
+    path_or_name: str | Path, players: int | None = None, options: dict[str, Any] | None = None
+) -> list[Diagnostic]:
     """Every problem of a rule file, in file order; an empty list means clean.
 
     Schema errors do not stop the check: the compiler still looks at the rest of the file, so one run
-    reports a schema mistake, a misspelled name and a grammar error together.
+    reports a schema mistake, a misspelled name and a grammar error together. `options` are checked
+    (a wrong one is a `usage/` diagnostic) and compiled with; a wrong one falls back to the defaults.
     """
     try:
         rules = load_rules(path_or_name, search_dirs())
@@ -52,15 +56,21 @@ def check(path_or_name: str | Path, players: int | None = None) -> list[Diagnost
     try:
         spec = (rules.data.get("game") or {}).get("players") or {}
         n = players or int(spec.get("max", 2)) if isinstance(spec, dict) else 2
-        options = resolve_options(rules.data, {}, rules.index)
-        compiler.compile(game_id(path_or_name), n, options)
+        try:
+            chosen = resolve_options(rules.data, dict(options or {}), rules.index)
+        except RulesError as err:
+            if not options or not all(d.code.startswith("usage/") for d in err.diagnostics):
+                raise
+            problems.extend(err.diagnostics)
+            chosen = resolve_options(rules.data, {}, rules.index)
+        compiler.compile(game_id(path_or_name), n, chosen)
     except RulesError as err:
         problems.extend(err.diagnostics)
     except (TypeError, ValueError, AttributeError, KeyError):
         if not problems:  # the schema let through a shape the compiler cannot read: our bug
             raise
         problems.extend(compiler.sink.diagnostics)  # what the compiler found before it stumbled
-    return _sorted(_unique(problems))
+    return _sorted(_unique(rules.attribute(problems)))
 
 
 def _unique(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -225,7 +235,10 @@ def load(path_or_name: str | Path, players: int | None = None, options: dict[str
             ]
         )
     opts = resolve_options(rules.data, dict(options or {}), rules.index)
-    definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
+    try:
+        definition = GameCompiler(rules.data, rules.index).compile(game_id(path_or_name), n, opts)
+    except RulesError as err:
+        raise RulesError(rules.attribute(err.diagnostics), err.sources) from None
     return Game(definition, rules)
 
 

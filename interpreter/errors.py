@@ -36,6 +36,7 @@ class Diagnostic:
     span: SourceSpan | None = None
     hint: str | None = None
     severity: str = "error"
+    notes: tuple[str, ...] = ()  # more context, e.g. the variant's line that broke a base's line
 
     def headline(self) -> str:
         """The one-line form: `path:line:col: error[code]: message (hint)`."""
@@ -49,16 +50,17 @@ class Diagnostic:
     def format(self, source: str | None = None) -> str:
         """The one-line form, followed by the offending source line and a caret when `source` is given."""
         text = self.headline()
+        notes = "".join(f"\n  note: {note}" for note in self.notes)
         if source is None or self.span is None:
-            return text
+            return text + notes
         lines = source.splitlines()
         if not 1 <= self.span.line <= len(lines):
-            return text
+            return text + notes
         line = lines[self.span.line - 1]
         # Keep tabs so the caret lines up with the source line as a terminal shows it.
         lead = "".join("\t" if ch == "\t" else " " for ch in line[: self.span.col - 1])
         lead += " " * max(0, self.span.col - 1 - len(line))
-        return f"{text}\n{line}\n{lead}{'^' * self.span.caret_width()}"
+        return f"{text}\n{line}\n{lead}{'^' * self.span.caret_width()}{notes}"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record; position fields are None when the problem has no place."""
@@ -73,6 +75,7 @@ class Diagnostic:
             "end_line": span.end_line if span else None,
             "end_col": span.end_col if span else None,
             "hint": self.hint,
+            "notes": list(self.notes),
         }
 
     def format_github(self) -> str:
@@ -87,6 +90,7 @@ class Diagnostic:
             ]
         props.append(f"title={_gh_property(self.code)}")
         message = self.message + (f" ({self.hint})" if self.hint else "")
+        message += "".join(f"\nnote: {note}" for note in self.notes)
         return f"::{level} {','.join(props)}::{_gh_data(message)}"
 
 

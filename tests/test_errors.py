@@ -72,7 +72,21 @@ def test_to_dict_carries_every_field_for_json_output() -> None:
         "end_line": 3,
         "end_col": 13,
         "hint": "did you mean 'ropes'?",
+        "notes": [],
     }
+
+
+def test_notes_follow_the_caret_and_go_into_json_and_github_output() -> None:
+    noted = Diagnostic("name/x", "m", SourceSpan("x", 1, 1), notes=("v.yaml:4: the variant removes a",))
+    assert noted.format("abc\n").splitlines() == [
+        "x:1:1: error[name/x]: m",
+        "abc",
+        "^",
+        "  note: v.yaml:4: the variant removes a",
+    ]
+    assert noted.format().splitlines()[-1] == "  note: v.yaml:4: the variant removes a"
+    assert noted.to_dict()["notes"] == ["v.yaml:4: the variant removes a"]
+    assert noted.format_github().endswith("::m%0Anote: v.yaml:4: the variant removes a")
 
 
 def test_to_dict_without_a_span_has_empty_positions() -> None:

@@ -1,13 +1,19 @@
-"""Every rule file in examples/ (variants, tutorial, classic games) checks clean and plays to its end."""
+"""Every rule file in examples/ (variants, tutorial, classic games) checks clean and plays to its end; each
+seed game has a variant written only as its differences, which does what its comment says."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 import meeple
+from meeple.api import search_dirs
+from meeple.rules.loader import load_rules
+from meeple.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.yaml"))
@@ -33,3 +39,110 @@ def test_the_fixed_map_variant_lays_its_rows_and_keeps_the_base_rules():
     assert first.sites["a1"]["terrain"] == "start" and first.sites["j8"]["terrain"] == "finish"
     assert [first.sites[c]["terrain"] for c in ("f1", "f3", "f7")] == ["river", "grasslands", "grasslands"]
     assert "travel" in {a.name for a in first.legal_actions()}
+
+
+# --------------------------------------------------------------------------- the variants
+
+VARIANTS = ROOT / "examples" / "variants"
+SEED_GAMES = {p.stem for p in (ROOT / "games").glob("*.yaml")}
+
+
+def variant(name: str) -> Path:
+    return VARIANTS / f"{name}.yaml"
+
+
+def test_every_seed_game_has_a_variant_written_as_its_differences():
+    based_on = {}
+    for path in sorted(VARIANTS.glob("*.yaml")):
+        rules = load_rules(path, search_dirs())
+        own = rules.own_changes
+        assert len(rules.chain) == 2 and own, path  # extends a seed game and changes something
+        based_on[Path(rules.chain[1]).stem] = path
+        # Nothing is restated: a variant far shorter than its base, each change at one of its lines.
+        assert len(path.read_text().splitlines()) < len(Path(rules.chain[1]).read_text().splitlines()) / 4
+        assert {c.where.file for c in own} == {str(path)}
+    assert set(based_on) == SEED_GAMES
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_variant_simulates_at_its_largest_player_count(path):
+    spec = load_rules(path, search_dirs()).data["game"]["players"]
+    report = simulate(meeple.load(path, players=spec["max"]), 3, seed=1)
+    assert (
+        report.games == 3 and sum(s.wins for s in report.seats) + report.shared_wins + report.no_winner == 3
+    )
+    assert report.actions.min > 0
+
+
+def test_the_quick_verdon_drops_only_the_offer_from_the_base_flow():
+    base, quick = meeple.load("climbers_of_verdon"), meeple.load(variant("verdon_quick"))
+    base_flow = base.source.data["flow"]
+    base_flow[1]["do"][1]["choose"].remove("offer_trade")
+    assert quick.source.data["flow"] == base_flow  # the third step (new cards to hand) is kept
+    assert "roll 2d6" not in variant("verdon_quick").read_text()
+    assert quick.options == {"target_vp": 10}
+    assert {"offer_trade", "accept_trade"}.isdisjoint(quick.definition.actions)
+    for terrain, cost in quick.source.data["tables"]["climb_cost"].items():
+        cheaper, dearer = units(cost), units(base.source.data["tables"]["climb_cost"][terrain])
+        assert cheaper < dearer
+
+
+def units(bundle: str) -> int:
+    return sum(int(part.split()[0]) for part in bundle.split("+"))
+
+
+def test_the_quick_verdon_is_shorter_than_the_base_on_the_same_seeds(capsys):
+    bench = load_benchmark("variant_length")
+    bench.main(["-n", "8", "--players", "3"])
+    out = capsys.readouterr().out.splitlines()
+    base, quick, difference = (line.split() for line in out[2:5])
+    assert out[0].startswith("8 random games each")
+    assert float(quick[-6]) < float(base[-6])  # mean turns
+    assert float(difference[-6]) < 0 and float(difference[-3]) < 0  # turns and actions
+
+
+def load_benchmark(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_broad_peak_variant_plays_its_own_mountain_in_winter():
+    game = meeple.load(variant("k2_broad_peak_winter"), players=2)
+    assert game.options["board"] == "broad" and game.options["weather"] == "winter"
+    state = game.new_game(seed=4)
+    assert "PEAK" in state.sites and "SUMMIT" not in state.sites
+    assert all(card.startswith("winter_") for card in state.zones["weather_shown"])
+    easy = meeple.load(variant("k2_broad_peak_winter"), players=2, options={"board": "easy"})
+    assert "SUMMIT" in easy.new_game(seed=4).sites
+
+
+def test_the_flush_variant_offers_flushes_and_plays_them_as_their_own_combination():
+    game = meeple.load(variant("tabletop_climber_flushes"), players=3)
+    for seed in range(20):
+        state, rng = game.new_game(seed=seed), random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            flushes = [a for a in legal if a.name == "play" and is_flush(a["cards"])]
+            if flushes:
+                state.apply(flushes[0])
+                assert state.sv["trick"]["kind"] == "flush"
+                return
+            state.apply(rng.choice(legal))
+    pytest.fail("no flush was offered in 20 random games")
+
+
+def is_flush(cards) -> bool:
+    numbers = sorted(int(name.rsplit("_", 1)[1]) if "_" in name else -1 for name in cards)  # start: -1
+    return (
+        len(numbers) >= 3 and len(set(numbers)) == len(numbers) and numbers[-1] - numbers[0] >= len(numbers)
+    )
+
+
+def test_the_big_sky_variant_has_a_bigger_box_with_more_sky_and_the_same_islands():
+    state = meeple.load(variant("pluvionauts_big_sky"), players=2).new_game(seed=2)
+    terrains = [fields["terrain"] for site, fields in state.sites.items() if "terrain" in fields]
+    assert len(terrains) == 61 and terrains.count("sky") == 40
+    assert (terrains.count("plain"), terrains.count("forest"), terrains.count("mountain")) == (10, 6, 5)

@@ -5,8 +5,8 @@ set -euo pipefail
 draw() {  # NAME, then meeple render's arguments
     local name=$1
     shift
-    meeple render "$@" -o "$name.svg"
-    meeple render "$@" -o "$name.png" || echo "no PNG of $name (pip install 'meeple[png]')"
+    meeple render "$@" -O "$name.svg"
+    meeple render "$@" -O "$name.png" || echo "no PNG of $name (pip install 'meeple[png]')"
 }
 draw caravan_conquest caravan_conquest --players 2 --seed 1 --moves 150
 draw climbers_of_verdon climbers_of_verdon --players 3 --seed 1 --moves 200

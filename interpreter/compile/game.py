@@ -24,6 +24,7 @@ from meeple.compile.ir import (
     StepDef,
     ZoneDef,
 )
+from meeple.compile.options import resolve_options
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
 from meeple.errors import Diagnostic, RulesError, did_you_mean
@@ -46,80 +47,6 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
-
-
-def resolve_options(data: dict[str, Any], given: dict[str, Any], index: SourceIndex) -> dict[str, Any]:
-    spec = (data.get("game") or {}).get("options") or {}
-    options = {name: (o or {}).get("default") for name, o in spec.items()}
-    problems = []
-    for name, value in given.items():
-        if name not in spec:
-            problems.append(
-                Diagnostic(
-                    "usage/unknown-option",
-                    f"unknown option '{name}'",
-                    index.nearest_span(("game", "options")),
-                    did_you_mean(name, spec),
-                )
-            )
-            continue
-        choices = spec[name].get("choices")
-        if choices is not None and value not in choices:
-            problems.append(
-                Diagnostic(
-                    "usage/option-choice",
-                    f"option '{name}' must be one of: {', '.join(map(str, choices))}",
-                    index.nearest_span(("game", "options", name)),
-                    did_you_mean(str(value), [str(c) for c in choices]),
-                )
-            )
-            continue
-        kind = _option_kind(spec[name])
-        if kind is not None and choices is None and not _is_kind(value, kind):
-            problems.append(
-                Diagnostic(
-                    "usage/option-type",
-                    f"option '{name}' takes {_KIND_WORDS[kind]}, not {value!r}",
-                    index.nearest_span(("game", "options", name)),
-                    f"e.g. -o {name}={spec[name].get('default')}",
-                )
-            )
-            continue
-        if kind is str and not isinstance(value, str):
-            value = str(value)
-        lo, hi = spec[name].get("min"), spec[name].get("max")
-        if isinstance(value, int) and ((lo is not None and value < lo) or (hi is not None and value > hi)):
-            problems.append(
-                Diagnostic(
-                    "usage/option-range",
-                    f"option '{name}' must be within {lo}..{hi}",
-                    index.nearest_span(("game", "options", name)),
-                )
-            )
-        options[name] = value
-    if problems:
-        raise RulesError(problems)
-    return options
-
-
-_KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
-
-
-def _option_kind(spec: dict[str, Any]) -> type | None:
-    """The type of an option's values, told by its default (or its range)."""
-    default = spec.get("default", spec.get("min", spec.get("max")))
-    for kind in (bool, int, float, str):
-        if type(default) is kind:
-            return kind
-    return None
-
-
-def _is_kind(value: Any, kind: type) -> bool:
-    if kind is float:
-        return type(value) in (int, float)
-    if kind is str:
-        return type(value) in (str, int, float)
-    return type(value) is kind
 
 
 class GameCompiler:

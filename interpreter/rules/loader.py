@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
-from yaml.scanner import Scanner
 
 from ..errors import Diagnostic, InternalError, RulesError, SourceSpan, did_you_mean
+from .index import NodePath, PathKey, SourceIndex, _Entry, _Scalar
+from .variants import Change, Merger, attribute, remove_paths
 
-PathKey = str | int
-NodePath = tuple[PathKey, ...]
-Position = tuple[int, int]  # 0-based line and column
+__all__ = [
+    "Change",
+    "LoadedRules",
+    "NodePath",
+    "PathKey",
+    "SourceIndex",
+    "load_file",
+    "load_rules",
+    "load_text",
+]
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + name for name in ("null", "bool", "int", "float", "str")}
@@ -24,241 +32,6 @@ _COLLECTION_TAGS = {_TAG + name for name in ("map", "seq", "set", "omap", "pairs
 _MERGE_TAG = _TAG + "merge"
 _MAX_NODES = 1_000_000  # guards against alias bombs
 _RULE_SUFFIXES = (".yaml", ".yml")
-
-
-# --------------------------------------------------------------------------- positions inside scalars
-
-
-class _Tok(NamedTuple):
-    text: str  # the characters this token contributes to the value
-    line: int
-    col: int
-    width: int  # source characters consumed
-    raw: bool  # a literal source character, not an escape
-
-
-@dataclass
-class _Line:
-    toks: list[_Tok]
-    start: Position
-    escaped_break: bool = False
-
-    @property
-    def end(self) -> Position:
-        if not self.toks:
-            return self.start
-        last = self.toks[-1]
-        return (last.line, last.col + last.width)
-
-    def strip(self, left: bool, right: bool) -> None:
-        while left and self.toks and self.toks[0].raw and self.toks[0].text in " \t":
-            self.toks.pop(0)
-        while right and self.toks and self.toks[-1].raw and self.toks[-1].text in " \t":
-            self.toks.pop()
-
-
-def _escape(seg: str, i: int) -> tuple[int, str]:
-    """Width and text of the double-quoted escape at seg[i]; width 0 means an escaped line break."""
-    if i + 1 >= len(seg):
-        return 0, ""
-    char = seg[i + 1]
-    if char in Scanner.ESCAPE_REPLACEMENTS:
-        return 2, Scanner.ESCAPE_REPLACEMENTS[char]
-    digits = Scanner.ESCAPE_CODES.get(char)
-    if digits is None:
-        return 2, char
-    try:
-        return 2 + digits, chr(int(seg[i + 2 : i + 2 + digits], 16))
-    except ValueError:
-        return 2 + digits, "?"
-
-
-def _tokens(style: str | None, seg: str, line: int, col: int) -> _Line:
-    out = _Line([], (line, col))
-    i = 0
-    while i < len(seg):
-        if style == "'" and seg.startswith("''", i):
-            out.toks.append(_Tok("'", line, col + i, 2, False))
-            i += 2
-        elif style == '"' and seg[i] == "\\":
-            width, text = _escape(seg, i)
-            if width == 0:
-                out.escaped_break = True
-                break
-            out.toks.append(_Tok(text, line, col + i, width, False))
-            i += width
-        else:
-            out.toks.append(_Tok(seg[i], line, col + i, 1, True))
-            i += 1
-    return out
-
-
-@dataclass
-class _Scalar:
-    """A scalar's source placement: enough to map a character of its value back into the file."""
-
-    lines: list[str]
-    style: str | None
-    start: Position
-    end: Position
-    value: str
-    _table: tuple[str, list[Position]] | None = field(default=None, repr=False)
-
-    def position(self, offset: int) -> Position:
-        """0-based line and column of value character `offset` (len(value) gives the end)."""
-        built, where = self._table or self._build()
-        offset = max(0, min(offset, len(self.value)))
-        good = next((i for i, (a, b) in enumerate(zip(built, self.value, strict=False)) if a != b), None)
-        good = min(len(built), len(self.value)) if good is None else good
-        if offset <= good and offset < len(where):
-            return where[offset]
-        line, col = where[min(good, len(where) - 1)]
-        return (line, col + offset - good)
-
-    def _build(self) -> tuple[str, list[Position]]:
-        lines, seps = self._block_lines() if self.style in ("|", ">") else self._flow_lines()
-        text: list[str] = []
-        where: list[Position] = []
-        prev: Position | None = None
-        for line, sep in zip(lines, seps, strict=True):
-            text.append(sep)
-            where.extend([prev or line.start] * len(sep))
-            for tok in line.toks:
-                text.append(tok.text)
-                where.extend([(tok.line, tok.col)] * len(tok.text))
-            prev = line.end
-        quote = 0 if self.style is None else 1
-        where.append(prev or (self.start[0], self.start[1] + quote))
-        self._table = ("".join(text), where)
-        return self._table
-
-    def _flow_lines(self) -> tuple[list[_Line], list[str]]:
-        quote = 0 if self.style is None else 1
-        (first, first_col), (last, last_col) = self.start, self.end
-        raw_lines = []
-        for number in range(first, last + 1):
-            raw = self.lines[number] if number < len(self.lines) else ""
-            lo = first_col + quote if number == first else 0
-            hi = last_col - quote if number == last else len(raw)
-            raw_lines.append(_tokens(self.style, raw[lo:hi], number, lo))
-        for i, line in enumerate(raw_lines):
-            line.strip(left=i > 0, right=i < len(raw_lines) - 1 and not line.escaped_break)
-        lines, seps, blanks = raw_lines[:1], [""], 0
-        for line in raw_lines[1:]:
-            if not line.toks and not line.escaped_break:
-                blanks += 1
-                continue
-            joined = lines[-1].escaped_break
-            seps.append("\n" * blanks if joined or blanks else " ")
-            lines.append(line)
-            blanks = 0
-        return lines, seps
-
-    def _block_lines(self) -> tuple[list[_Line], list[str]]:
-        first = self.start[0] + 1
-        raws = self.lines[first : self.end[0] + 1]
-        source_first = next((r for r in raws if r.strip(" ")), None)
-        value_first = next((v for v in self.value.split("\n") if v.strip(" ")), None)
-        if source_first is None or value_first is None:
-            return [], []
-        indent = _lead(source_first) - _lead(value_first)
-        lines: list[_Line] = []
-        seps: list[str] = []
-        blanks = 0
-        for number, raw in enumerate(raws, start=first):
-            if raw.strip(" ") and _lead(raw) < indent:
-                break
-            line = _tokens(None, raw[indent:], number, indent)
-            if not line.toks:
-                blanks += 1
-                continue
-            seps.append(self._block_sep(lines[-1] if lines else None, line, blanks))
-            lines.append(line)
-            blanks = 0
-        return lines, seps
-
-    def _block_sep(self, prev: _Line | None, line: _Line, blanks: int) -> str:
-        if prev is None:
-            return "\n" * blanks
-        if self.style == ">" and prev.toks[0].text not in " \t" and line.toks[0].text not in " \t":
-            return "\n" * blanks if blanks else " "
-        return "\n" * (blanks + 1)
-
-
-def _lead(text: str) -> int:
-    return len(text) - len(text.lstrip(" "))
-
-
-# --------------------------------------------------------------------------- the index
-
-
-@dataclass
-class _Entry:
-    value: SourceSpan | None = None
-    key: SourceSpan | None = None
-    scalar: _Scalar | None = None
-
-
-def _walk(value: Any, path: NodePath) -> Iterator[NodePath]:
-    """Every path inside `value`, `path` itself first."""
-    yield path
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from _walk(child, (*path, key))
-    elif isinstance(value, list):
-        for i, child in enumerate(value):
-            yield from _walk(child, (*path, i))
-
-
-@dataclass
-class SourceIndex:
-    """Maps paths (mapping keys and sequence indices from the root) to where their keys and values are."""
-
-    file: str = "<string>"
-    entries: dict[NodePath, _Entry] = field(default_factory=dict)
-
-    def value_span(self, path: Sequence[PathKey]) -> SourceSpan | None:
-        """Where the value at `path` is written."""
-        entry = self.entries.get(tuple(path))
-        return entry.value if entry else None
-
-    def key_span(self, path: Sequence[PathKey]) -> SourceSpan | None:
-        """Where the mapping key naming the last element of `path` is written."""
-        entry = self.entries.get(tuple(path))
-        return entry.key if entry else None
-
-    def nearest_span(self, path: Sequence[PathKey]) -> SourceSpan:
-        """The value span of `path` or of its closest known ancestor; the file's start as a last resort."""
-        path = tuple(path)
-        for size in range(len(path), -1, -1):
-            span = self.value_span(path[:size])
-            if span is not None:
-                return span
-        return SourceSpan(self.file, 1, 1)
-
-    def locate(self, path: Sequence[PathKey], offset: int, end: int | None = None) -> SourceSpan:
-        """Where character `offset` of the scalar at `path` is in the file; with `end`, the span up to it."""
-        entry = self.entries.get(tuple(path))
-        if entry is None or entry.value is None:
-            return self.nearest_span(path)
-        if entry.scalar is None:
-            return SourceSpan(entry.value.file, entry.value.line, entry.value.col + offset)
-        line, col = entry.scalar.position(offset)
-        if end is None:
-            return SourceSpan(entry.value.file, line + 1, col + 1)
-        end_line, end_col = entry.scalar.position(end)
-        return SourceSpan(entry.value.file, line + 1, col + 1, end_line + 1, end_col + 1)
-
-    def copy_subtree(self, other: SourceIndex, path: NodePath, value: Any) -> None:
-        """Take the entries of `value` (found at `path`) from `other`."""
-        for inner in _walk(value, path):
-            if inner in other.entries:
-                self.entries[inner] = other.entries[inner]
-
-    def drop_subtree(self, path: NodePath, value: Any) -> None:
-        """Forget the entries of `value` (found at `path`)."""
-        for inner in _walk(value, path):
-            self.entries.pop(inner, None)
 
 
 # --------------------------------------------------------------------------- nodes to plain values
@@ -448,11 +221,26 @@ def load_file(path: str | Path) -> tuple[Any, SourceIndex]:
 
 @dataclass
 class LoadedRules:
-    """A rules document with its variants merged, the index into every file used, and their texts."""
+    """A rules document with its variants merged, the index into every file used, and their texts.
+
+    `chain` lists the files merged, the variant first and its furthest base last; `changes` holds what
+    each variant changed against its base, with the variant's line (see `variants`).
+    """
 
     data: dict[str, Any]
     index: SourceIndex
     sources: dict[str, str]
+    chain: list[str] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def own_changes(self) -> list[Change]:
+        """What the file itself (not the bases it extends) changed against its base."""
+        return [c for c in self.changes if c.where is not None and c.where.file == self.index.file]
+
+    def attribute(self, diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+        """The diagnostics, with a note on those in a base file that a variant's change broke."""
+        return attribute(diagnostics, self.chain, self.changes)
 
 
 def _is_name(ref: str | Path) -> bool:
@@ -469,70 +257,14 @@ def _find_named(name: str, dirs: Sequence[Path], where: SourceSpan | None) -> Pa
     raise RulesError([Diagnostic("io/not-found", f"no rules named '{name}'", where, hint)])
 
 
-def _merge(
-    base: dict[str, Any],
-    over: dict[str, Any],
-    path: NodePath,
-    src: tuple[SourceIndex, SourceIndex],
-    out: SourceIndex,
-) -> dict[str, Any]:
-    """Mappings merge key by key (the variant wins); any other value is replaced; base order is kept."""
-    base_index, over_index = src
-    result: dict[str, Any] = {}
-    for key in [*base, *(k for k in over if k not in base)]:
-        inner = (*path, key)
-        if key not in over:
-            result[key] = base[key]
-            out.copy_subtree(base_index, inner, base[key])
-        elif isinstance(base.get(key), dict) and isinstance(over[key], dict):
-            out.entries[inner] = over_index.entries.get(inner, _Entry())
-            result[key] = _merge(base[key], over[key], inner, src, out)
-        else:
-            result[key] = over[key]
-            out.copy_subtree(over_index, inner, over[key])
-    return result
-
-
-def _remove(data: dict[str, Any], index: SourceIndex, removals: Any, own: SourceIndex) -> list[Diagnostic]:
-    """Delete each dotted path listed under `remove:`, reporting the ones that name nothing."""
-    if not isinstance(removals, list):
-        return [
-            Diagnostic(
-                "rules/remove-invalid",
-                "'remove' must be a list of dotted paths",
-                own.nearest_span(("remove",)),
-            )
-        ]
-    diagnostics = []
-    for i, item in enumerate(removals):
-        where = own.nearest_span(("remove", i))
-        if not isinstance(item, str) or not item:
-            diagnostics.append(
-                Diagnostic(
-                    "rules/remove-invalid", "expected a dotted path such as 'actions.offer_trade'", where
-                )
-            )
-            continue
-        parts = item.split(".")
-        container: Any = data
-        for part in parts[:-1]:
-            container = container.get(part) if isinstance(container, dict) else None
-        if not isinstance(container, dict) or parts[-1] not in container:
-            hint = did_you_mean(parts[-1], container) if isinstance(container, dict) else None
-            diagnostics.append(
-                Diagnostic("rules/remove-unknown", f"cannot remove '{item}': no such key", where, hint)
-            )
-            continue
-        index.drop_subtree(tuple(parts), container.pop(parts[-1]))
-    return diagnostics
-
-
 class _VariantLoader:
     """Loads a rules file and, recursively, the files it extends."""
 
     def __init__(self, search_dirs: Sequence[Path]) -> None:
         self.search_dirs = list(search_dirs)
         self.sources: dict[str, str] = {}
+        self.chain: list[str] = []
+        self.changes: list[Change] = []  # the furthest base's variant first
 
     def resolve_base(self, ref: Any, variant: Path, where: SourceSpan) -> Path:
         if not isinstance(ref, str) or not ref:
@@ -547,6 +279,7 @@ class _VariantLoader:
     def load(self, path: Path, chain: tuple[tuple[Path, str], ...]) -> tuple[dict[str, Any], SourceIndex]:
         text = _read(path).removeprefix("\ufeff")
         self.sources[str(path)] = text
+        self.chain.append(str(path))
         data, own = load_text(text, str(path))
         if not isinstance(data, dict):
             message = "the rules file is empty" if data is None else "the top level must be a mapping of keys"
@@ -554,6 +287,7 @@ class _VariantLoader:
         has_extends, has_remove = "extends" in data, "remove" in data
         extends, removals = data.pop("extends", None), data.pop("remove", None)
         index = own
+        diagnostics: list[Diagnostic] = []
         if has_extends:
             where = own.nearest_span(("extends",))
             base_path = self.resolve_base(extends, path, where)
@@ -562,8 +296,12 @@ class _VariantLoader:
                 raise RulesError([Diagnostic("rules/extends-cycle", f"extends cycle: {cycle}", where)])
             base, base_index = self.load(base_path, (*chain, (base_path.resolve(), str(base_path))))
             index = SourceIndex(own.file, {(): own.entries[()]})
-            data = _merge(base, data, (), (base_index, own), index)
-        diagnostics = _remove(data, index, removals, own) if has_remove else []
+            merger = Merger(base_index, own, index)
+            data = merger.mapping(base, data, ((), (), ()), [])
+            diagnostics += merger.diagnostics
+            self.changes += merger.changes
+        if has_remove:
+            diagnostics += remove_paths(data, index, removals, own, self.changes)
         if index is own:
             own.drop_subtree(("extends",), extends)
             own.drop_subtree(("remove",), removals)
@@ -584,4 +322,4 @@ def load_rules(path_or_name: str | Path, search_dirs: Sequence[Path] = ()) -> Lo
     except RulesError as exc:
         exc.sources = {**loader.sources, **exc.sources}
         raise
-    return LoadedRules(data, index, loader.sources)
+    return LoadedRules(data, index, loader.sources, loader.chain, loader.changes)

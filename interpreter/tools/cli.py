@@ -14,9 +14,11 @@ from typing import Any
 
 import meeple
 from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
+from meeple.api import search_dirs
 from meeple.compile.expressions import RuleRuntimeError
-from meeple.errors import Diagnostic, IllegalActionError, RulesError
-from meeple.tools.explain import explain
+from meeple.errors import Diagnostic, IllegalActionError, RulesError, did_you_mean
+from meeple.rules.loader import load_rules
+from meeple.tools.explain import diff_record, explain, explain_diff, explain_options, options_record
 from meeple.tools.simulate import format_report, playout_problems, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
@@ -85,25 +87,13 @@ def at_least(minimum: int) -> Callable[[str], int]:
 positive_int = at_least(1)
 
 
-def option_value(text: str) -> Any:
-    """`true`/`false`, a whole number, a decimal number, or else the text itself."""
-    words = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
-    if text.lower() in words:
-        return words[text.lower()]
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def option_pair(text: str) -> tuple[str, Any]:
-    """`NAME=VALUE`, the value read by `option_value`."""
+def option_pair(text: str) -> tuple[str, str]:
+    """`NAME=VALUE`; the value stays text until the game converts it to the option's type."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'")
-    return name.strip(), option_value(value.strip())
+        hint = " (render's SVG file is given with -O/--output)" if text.endswith(".svg") else ""
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got '{text}'{hint}")
+    return name.strip(), value.strip()
 
 
 def agent_list(text: str) -> list[str]:
@@ -163,20 +153,47 @@ def rule_files(paths: Sequence[str]) -> list[str]:
     return files
 
 
-def check_file(path: str, args: argparse.Namespace) -> list[Diagnostic]:
-    found = meeple.check(path, players=args.players)
-    if len(found) == 1 and is_usage(found[0]):
+def check_file(path: str, args: argparse.Namespace, options: dict[str, str]) -> list[Diagnostic]:
+    found = meeple.check(path, players=args.players, options=options)
+    if len(found) == 1 and is_usage(found[0]) and found[0].code.startswith("io/"):
         raise UsageError(found[0].message + (f" ({found[0].hint})" if found[0].hint else ""))
+    usage = [d for d in found if is_usage(d)]
+    if usage:  # a bad -o value or player count: a usage error, whatever else the file holds
+        raise RulesError(usage)
     if args.playouts and not any(d.severity == "error" for d in found):
         players = args.players or player_range(load_game(path, None))[1]
-        game = load_game(path, players)
+        game = load_game(path, players, options.items())
         progress = args.format == "text"
         found += playout_problems(game, path, args.playouts, args.seed, args.max_actions, progress)
     return found
 
 
+def options_by_file(files: list[str], given: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The -o values each file gets: with several files, only the options it declares; an option that
+    no file declares is a usage error."""
+    if len(files) <= 1 or not given:
+        return {path: given for path in files}
+    declared = {path: declared_options(path) for path in files}
+    unknown = [name for name in given if not any(name in names for names in declared.values())]
+    if unknown:
+        hint = did_you_mean(unknown[0], {name for names in declared.values() for name in names})
+        raise UsageError(f"no rule file declares option '{unknown[0]}'" + (f" ({hint})" if hint else ""))
+    return {path: {k: v for k, v in given.items() if k in declared[path]} for path in files}
+
+
+def declared_options(path: str) -> set[str]:
+    try:
+        data = load_rules(path, search_dirs()).data
+    except RulesError:
+        return set()  # the check itself reports the file's problem
+    options = (data.get("game") or {}).get("options") if isinstance(data.get("game"), dict) else None
+    return set(options) if isinstance(options, dict) else set()
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    results = {path: check_file(path, args) for path in rule_files(args.paths)}
+    files = rule_files(args.paths)
+    options = options_by_file(files, dict(args.option))
+    results = {path: check_file(path, args, options[path]) for path in files}
     everything = [d for found in results.values() for d in found]
     if args.format == "json":
         print(json.dumps([d.to_dict() for d in everything], indent=2))
@@ -277,7 +294,8 @@ def save_record(path: str, game_arg: str, game: meeple.Game, args: argparse.Name
     """Write a saved game; a rule file is named relative to the saved file, so the two can move together."""
     if Path(game_arg).is_file():
         game_arg = os.path.relpath(Path(game_arg).resolve(), Path(path).resolve().parent)
-    record = {"game": game_arg, "players": game.players, "seed": args.seed, "options": dict(args.option)}
+    given = {name: game.options[name] for name, _ in args.option}  # converted: true, 10, 'hard'
+    record = {"game": game_arg, "players": game.players, "seed": args.seed, "options": given}
     Path(path).write_text(json.dumps({**record, **played}, indent=1) + "\n", encoding="utf-8")
 
 
@@ -431,7 +449,25 @@ def write_output(svg: str, output: str) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    print(explain(load_game(args.game, args.players, args.option)))
+    game = load_game(args.game, args.players, args.option)
+    if args.diff and not (game.source is not None and len(game.source.chain) > 1):
+        raise UsageError(f"'{args.game}' extends no other rules file: there is no base to compare with")
+    if args.json and not (args.options or args.diff):
+        raise UsageError("--json needs --options or --diff")
+    if args.json:
+        record: dict[str, Any] = {}
+        if args.options:
+            record["options"] = options_record(game)
+        if args.diff:
+            record["diff"] = diff_record(game)
+        print(json.dumps(record, indent=2))
+    elif args.options or args.diff:
+        parts = ([explain_options(game)] if args.options else []) + (
+            [explain_diff(game)] if args.diff else []
+        )
+        print("\n\n".join(parts))
+    else:
+        print(explain(game))
     return OK
 
 
@@ -478,12 +514,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 HELP = {
     "game": "a rule file, or the name of a seed game such as climbers_of_verdon",
-    "option": "set a game option, e.g. -o target_vp=10 (repeatable)",
+    "option": "set a game option, e.g. -o target_vp=10 (repeatable; `explain GAME --options` lists them)",
     "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)} (default: %(default)s)",
     "max-actions": "give up on a game after N actions (default: %(default)s)",
     "format": "text with source lines (default), a JSON list, or GitHub Actions annotations",
     "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
     "playouts": "also play N random games of each clean file (at its largest player count)",
+    "check-option": "check (and play) with this option set, e.g. -o target_vp=10 (repeatable; with several "
+    "files, each gets the options it declares)",
 }
 
 
@@ -492,14 +530,12 @@ def add_game(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-p", "--players", type=positive_int, metavar="N", help="players (default: the game's minimum)"
     )
+    add_option(p, HELP["option"])
+
+
+def add_option(p: argparse.ArgumentParser, helptext: str) -> None:
     p.add_argument(
-        "-o",
-        "--option",
-        type=option_pair,
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help=HELP["option"],
+        "-o", "--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE", help=helptext
     )
 
 
@@ -524,6 +560,7 @@ def add_check(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N", help=HELP["max-actions"]
     )
+    add_option(p, HELP["check-option"])
 
 
 def add_run(p: argparse.ArgumentParser) -> None:
@@ -551,13 +588,7 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
 
 
 def add_render(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", metavar="GAME", help=HELP["game"])
-    p.add_argument(
-        "-p", "--players", type=positive_int, metavar="N", help="players (default: the game's minimum)"
-    )
-    p.add_argument(
-        "--option", type=option_pair, action="append", default=[], metavar="NAME=VALUE", help=HELP["option"]
-    )
+    add_game(p)
     p.add_argument(
         "-s", "--seed", type=int, default=1, help="random seed of the set-up (default: %(default)s)"
     )
@@ -565,12 +596,23 @@ def add_render(p: argparse.ArgumentParser) -> None:
         "--moves", type=at_least(0), default=0, metavar="N", help="first play N random moves (default: 0)"
     )
     p.add_argument(
-        "-o",
+        "-O",
         "--output",
         default="board.svg",
         metavar="FILE",
         help="the picture to write: FILE.svg or FILE.png; - for SVG on stdout (default: %(default)s)",
     )
+
+
+def add_explain(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    p.add_argument(
+        "--options", action="store_true", help="list the options: type, default, range or choices, doc"
+    )
+    p.add_argument(
+        "--diff", action="store_true", help="list what a variant changes against its base, with its lines"
+    )
+    p.add_argument("--json", action="store_true", help="print --options and --diff as JSON")
 
 
 def add_replay(p: argparse.ArgumentParser) -> None:
@@ -591,7 +633,11 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
     "replay": (cmd_replay, "re-run a saved game, verify its final state, write it as a web page", add_replay),
-    "explain": (cmd_explain, "show a game's compiled flow and action table", add_game),
+    "explain": (
+        cmd_explain,
+        "show a game's compiled flow and action table, options or variant diff",
+        add_explain,
+    ),
     "render": (cmd_render, "draw a game's board (or a card game's table) as SVG or PNG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
 }

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from typing import Any
 
 from meeple.api import Game
 from meeple.compile.ir import ActionDef, PhaseDef, StepDef
+from meeple.compile.options import OptionSpec, option_specs, show
+from meeple.rules.variants import shorten
 from meeple.runtime.engine import SKIP
 
 WIDTH = 100
@@ -30,13 +33,95 @@ def _header(game: Game, data: dict[str, Any]) -> str:
     spec = (data.get("game") or {}).get("players") or {}
     span = f" ({spec['min']} to {spec['max']})" if "min" in spec and "max" in spec else ""
     lines = [f"{game.name} ({game.id}), {game.players} players{span}"]
-    declared = (data.get("game") or {}).get("options") or {}
+    specs = _specs(game)
     for name, value in game.options.items():
-        o = declared.get(name) or {}
-        bounds = f" ({o.get('min')}..{o.get('max')})" if "min" in o or "max" in o else ""
-        doc = f": {o['doc']}" if o.get("doc") else ""
-        lines.append(f"  option {name} = {value}{bounds}{doc}")
+        spec = specs.get(name)
+        kind = f" ({spec.type}{', ' + spec.allowed() if spec.allowed() else ''})" if spec else ""
+        doc = f": {spec.doc}" if spec and spec.doc else ""
+        lines.append(f"  option {name} = {_value(value)}{kind}{doc}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- options and variants
+
+
+def _specs(game: Game) -> dict[str, OptionSpec]:
+    if game.source is None:
+        return {}
+    return option_specs(game.source.data, game.source.index)[0]
+
+
+def _value(value: Any) -> str:
+    return show(value) if isinstance(value, bool) else str(value)
+
+
+def explain_options(game: Game) -> str:
+    """A table of the game's options: name, type, default, range or choices, doc (and a value given)."""
+    specs = _specs(game)
+    if not specs:
+        return f"{game.name} has no options."
+    rows = [("option", "type", "default", "allowed", "doc")]
+    for name, spec in specs.items():
+        now = game.options.get(name, spec.default)
+        default = _value(spec.default) + (f" (now {_value(now)})" if now != spec.default else "")
+        rows.append((name, spec.type, default, spec.allowed() or "any", spec.doc or ""))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = [f"Options of {game.name} (-o NAME=VALUE)"]
+    for row in rows:
+        lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def options_record(game: Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "type": spec.type,
+            "default": spec.default,
+            "value": game.options.get(name, spec.default),
+            "min": spec.min,
+            "max": spec.max,
+            "choices": list(spec.choices) if spec.choices is not None else None,
+            "doc": spec.doc,
+        }
+        for name, spec in _specs(game).items()
+    ]
+
+
+def _shown(path: str) -> str:
+    """A file name as short as it can be said: relative to here when it is below here."""
+    relative = os.path.relpath(path) if os.path.isabs(path) else path
+    return path if relative.startswith("..") else relative
+
+
+def explain_diff(game: Game) -> str:
+    """What a variant changes against its base, one change a line, each at the variant's line."""
+    source = game.source
+    assert source is not None and len(source.chain) > 1
+    changes = sorted(source.own_changes, key=lambda c: (c.where.line, c.where.col) if c.where else (0, 0))
+    head = f"{_shown(source.chain[0])} against {_shown(source.chain[1])}: "
+    lines = [head + (f"{len(changes)} change{'s' if len(changes) != 1 else ''}" if changes else "no changes")]
+    for c in changes:
+        where = f"{_shown(c.where.file)}:{c.where.line}" if c.where else "?"
+        values = ""
+        if c.kind == "changed" and c.item is None and _scalar(c.old) and _scalar(c.new):
+            values = f" ({shorten(_value(c.old))} -> {shorten(_value(c.new))})"
+        lines.append(f"  {where}: {c.kind} {c.target}{values}")
+    return "\n".join(lines)
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def diff_record(game: Game) -> dict[str, Any]:
+    source = game.source
+    assert source is not None and len(source.chain) > 1
+    return {
+        "variant": source.chain[0],
+        "base": source.chain[1],
+        "changes": [c.to_dict() for c in source.own_changes],
+    }
 
 
 # ---------------------------------------------------------------- flow

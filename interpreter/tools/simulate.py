@@ -235,7 +235,8 @@ def _report(game: Game, n: int, seed: int, names: list[str], tally: _Tally, seco
 def format_report(r: Report) -> str:
     """The report as the few short tables a designer reads."""
     last = r.first_seed + r.games - 1
-    options = ", ".join(f"{k}={v}" for k, v in r.options.items()) or "defaults"
+    options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in r.options.items())
+    options = options or "defaults"
     lines = [
         f"{r.game}: {r.games} game{'s' if r.games != 1 else ''}, {r.players} players, "
         f"seeds {r.first_seed}..{last}, options {options} ({r.seconds:.1f} s)",

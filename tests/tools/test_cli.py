@@ -318,7 +318,7 @@ def test_schema_prints_the_json_schema(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_render_draws_every_tile_the_dice_and_the_buildings_as_svg(tmp_path: Path) -> None:
     out = tmp_path / "board.svg"
-    assert main(["render", "pluvionauts", "--seed", "3", "--moves", "60", "-o", str(out)]) == 0
+    assert main(["render", "pluvionauts", "--seed", "3", "--moves", "60", "-O", str(out)]) == 0
     svg = out.read_text(encoding="utf-8")
     assert svg.startswith("<svg") and "</svg>" in svg
     assert svg.count("<path") >= 37  # one hexagon per cell
@@ -331,7 +331,7 @@ def test_render_draws_every_tile_the_dice_and_the_buildings_as_svg(tmp_path: Pat
 
 def test_render_draws_a_grid_board_cell_by_cell_with_its_chests_caravans_and_legend(tmp_path: Path) -> None:
     out = tmp_path / "board.svg"
-    assert main(["render", "caravan_conquest", "--players", "3", "--seed", "1", "-o", str(out)]) == 0
+    assert main(["render", "caravan_conquest", "--players", "3", "--seed", "1", "-O", str(out)]) == 0
     svg = out.read_text(encoding="utf-8")
     state = meeple.load("caravan_conquest", players=3).new_game(seed=1)
     assert svg.count("<rect") >= 1 + 80  # the background and one square per cell
@@ -349,10 +349,10 @@ def test_render_draws_a_grid_board_cell_by_cell_with_its_chests_caravans_and_leg
 
 def test_render_of_the_same_seed_is_the_same_picture(tmp_path: Path) -> None:
     a, b = tmp_path / "a.svg", tmp_path / "b.svg"
-    assert main(["render", "pluvionauts", "--seed", "5", "-o", str(a)]) == 0
-    assert main(["render", "pluvionauts", "--seed", "5", "-o", str(b)]) == 0
+    assert main(["render", "pluvionauts", "--seed", "5", "-O", str(a)]) == 0
+    assert main(["render", "pluvionauts", "--seed", "5", "-O", str(b)]) == 0
     assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")
-    assert main(["render", "pluvionauts", "--seed", "6", "-o", str(b)]) == 0
+    assert main(["render", "pluvionauts", "--seed", "6", "-O", str(b)]) == 0
     assert a.read_text(encoding="utf-8") != b.read_text(encoding="utf-8")
 
 
@@ -367,6 +367,6 @@ def test_render_of_a_game_without_anything_to_draw_is_a_usage_error(
         encoding="utf-8",
     )
     assert main(["check", str(rules)]) == 0
-    assert main(["render", str(rules), "-o", str(tmp_path / "x.svg")]) == 2
+    assert main(["render", str(rules), "-O", str(tmp_path / "x.svg")]) == 2
     assert "has no board, zones or resources to draw" in capsys.readouterr().err
     assert not (tmp_path / "x.svg").exists()

@@ -206,7 +206,7 @@ def test_a_layout_def_that_gives_no_number_stops_the_picture_with_a_located_mess
         defs="{'label(s)': \"'high'\"}",
     )
     assert meeple.check(str(path)) == []  # what a def gives is known only when it runs
-    assert main(["render", str(path), "-o", str(tmp_path / "g.svg")]) == 1
+    assert main(["render", str(path), "-O", str(tmp_path / "g.svg")]) == 1
     assert "render layout: label of space 'A' is 'high', not a number" in capsys.readouterr().err
 
 
@@ -280,7 +280,7 @@ def test_a_card_game_without_a_board_draws_its_table_and_a_view_hides_other_hand
 def test_an_unknown_picture_format_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["render", "k2", "-o", str(tmp_path / "board.gif")]) == 2
+    assert main(["render", "k2", "-O", str(tmp_path / "board.gif")]) == 2
     assert "name a .svg or .png file" in capsys.readouterr().err
     with pytest.raises(PictureError):
         write_picture("<svg/>", tmp_path / "board")
@@ -289,19 +289,19 @@ def test_an_unknown_picture_format_is_a_usage_error(
 def test_a_picture_that_cannot_be_written_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["render", "k2", "-o", str(tmp_path / "missing" / "board.svg")]) == 2
+    assert main(["render", "k2", "-O", str(tmp_path / "missing" / "board.svg")]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 
 def test_render_to_stdout_writes_the_svg(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", "k2", "-o", "-"]) == 0
+    assert main(["render", "k2", "-O", "-"]) == 0
     assert ET.fromstring(capsys.readouterr().out).tag == f"{SVG}svg"
 
 
 @pytest.mark.skipif(png_converter() is None, reason=NO_PNG)
 def test_render_writes_png_by_the_outputs_suffix(tmp_path: Path) -> None:
     out = tmp_path / "k2.png"
-    assert main(["render", "k2", "--moves", "20", "-o", str(out)]) == 0
+    assert main(["render", "k2", "--moves", "20", "-O", str(out)]) == 0
     data = out.read_bytes()
     assert data.startswith(PNG_SIGNATURE)
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -314,7 +314,7 @@ def test_without_a_png_converter_the_error_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("meeple.tools.picture.png_converter", lambda: None)
-    assert main(["render", "k2", "-o", str(tmp_path / "k2.png")]) == 2
+    assert main(["render", "k2", "-O", str(tmp_path / "k2.png")]) == 2
     err = capsys.readouterr().err
     assert "pip install 'meeple[png]'" in err and "rsvg-convert" in err
     assert not (tmp_path / "k2.png").exists()
