@@ -86,22 +86,26 @@ def note_node(facts: Facts, node: Any, spend: bool = False) -> None:
     stack = [node]
     while stack:
         x = stack.pop()
-        _note_one(facts, x)
-        stack.extend(_children(x))
+        stack.extend(_note_one(facts, x))
 
 
-def _note_one(facts: Facts, x: Any) -> None:
+def _note_one(facts: Facts, x: Any) -> list[Any]:
+    """Record what node `x` itself does; return the nodes below it still to look at."""
     resources = facts.resources
-    if isinstance(x, n.Gain):
+    if isinstance(x, n.Gain):  # what it gives is not a use; its amounts and its player are
         facts.produce(x.bundle)
-    elif isinstance(x, n.Transfer):  # from a pool or a player to a player: it gives as well as takes
-        facts.produce(x.bundle)
-        facts.use(x.bundle)
-    elif isinstance(x, n.Pay | n.Lose):
-        facts.use(x.bundle)
-    elif isinstance(x, n.AugAssign | n.Assign) and isinstance(x.target, n.Attr):
-        if x.target.name in resources and getattr(x, "op", "+=") != "-=":
+        return [*_amounts(x.bundle), *([x.player] if x.player is not None else [])]
+    if isinstance(x, n.AugAssign | n.Assign) and isinstance(x.target, n.Attr) and x.target.name in resources:
+        if getattr(x, "op", "=") == "-=":
+            facts.used.add(x.target.name)
+        else:
             facts.produced.add(x.target.name)
+        return [x.target.obj, x.value]
+    if isinstance(x, n.Transfer):  # from a pool or a player to a player: it gives as well as takes
+        facts.produce(x.bundle)
+        facts.use(x.bundle)
+    elif isinstance(x, n.Pay | n.Lose | n.BundleTerm):
+        facts.use(x.bundle if isinstance(x, n.Pay | n.Lose) else x)
     elif isinstance(x, n.Grant):
         facts.offered.add(x.action)
     elif isinstance(x, n.EndGame | n.Win):
@@ -112,8 +116,16 @@ def _note_one(facts: Facts, x: Any) -> None:
             facts.used.add(word)
         elif word == "resources":
             facts.any_used = True
-    elif isinstance(x, n.BundleTerm):
-        facts.use(x)
+    return list(_children(x))
+
+
+def _amounts(bundle: Any) -> list[Any]:
+    """The parts of a bundle that are read, not given: its amounts and computed keys."""
+    if isinstance(bundle, n.BinOp) and bundle.op in ("+", "-"):
+        return [*_amounts(bundle.left), *_amounts(bundle.right)]
+    if isinstance(bundle, n.BundleTerm):
+        return [bundle.amount, *([bundle.key.expr] if isinstance(bundle.key, n.KeyExpr) else [])]
+    return [bundle]
 
 
 STATEMENT_WORDS = frozenset(
