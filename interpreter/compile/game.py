@@ -36,6 +36,12 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 TURN_ORDERS = ("clockwise", "counterclockwise", "snake", "none", "round_robin")
 BUILT_IN_SCOPES = ("game", "player", "turn")
 FAMILY_KEYS = ("for", "name", "count", "doc", "guess")
+NOTE_KEYS = ("doc", "guess")  # notes for readers in a table mapping, never entries of it
+
+
+def _fields(spec: Any) -> dict[str, Any]:
+    """A terrain's, piece kind's or card's constant fields: what it declares, less its `guess` note."""
+    return {k: plain(v) for k, v in (spec or {}).items() if k != "guess"}
 
 
 def plain(value: Any) -> Any:
@@ -76,16 +82,16 @@ class GameCompiler:
         comp = d.get("components") or {}
         sym.resources = list(comp.get("resources") or [])
         for name, spec in (comp.get("terrains") or {}).items():
-            sym.definitions[name] = plain(dict(spec or {}))
+            sym.definitions[name] = _fields(spec)
         card_fields = plain(dict(comp.get("card_fields") or {}))
         for name, spec in (comp.get("cards") or {}).items():
             if isinstance(spec, dict) and "for" in spec:
                 continue  # a family: expanded once the tables are known
-            sym.definitions[name] = {"family": None, **card_fields, **plain(spec or {})}
+            sym.definitions[name] = {"family": None, **card_fields, **_fields(spec)}
             count = (spec or {}).get("count", 1)
             self.card_counts[name] = count if isinstance(count, int) else 1  # the schema reports others
         for name, spec in (comp.get("pieces") or {}).items():
-            sym.definitions[name] = plain(dict(spec or {}))
+            sym.definitions[name] = _fields(spec)
             sym.piece_kinds.add(name)
         for name, spec in (comp.get("zones") or {}).items():
             keys = (spec or {}).get("keys")
@@ -176,6 +182,8 @@ class GameCompiler:
         """A table, nested tables too; a key written as a whole number is looked up by number."""
         out: dict[Any, Any] = {}
         for key, value in table.items():
+            if key in NOTE_KEYS:
+                continue
             k = int(key) if isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key) else key
             if isinstance(value, dict):
                 out[k] = self.table(value, (*path, key))
@@ -302,7 +310,11 @@ class GameCompiler:
             params = self.sym.defs[name]
             scope: Scope = {p: None for p in params}
             self.ex.reads = set()
-            fn, fast = self.in_order(body, ("defs", key), scope)
+            where: tuple[Any, ...] = ("defs", key)
+            if isinstance(body, dict):  # `{value: expression, guess: …}`: the expression with its notes
+                body, where = body.get("value"), (*where, "value")
+            # A def with no value is reported by the schema; it stands for none meanwhile.
+            fn, fast = self.in_order(body, where, scope) if body is not None else (const(None), None)
             self.def_reads[name] = self.ex.reads
             self.defs[name] = fn
             if fast is not None and self.ex.gen is not None:  # generated source calls it with its arguments

@@ -1,4 +1,4 @@
-"""Compile effect blocks (YAML lists of statements, `if:` and `for:` items) into closures."""
+"""Compile effect blocks (YAML lists of statements, `if:`, `for:` and `do:` items) into closures."""
 
 from __future__ import annotations
 
@@ -92,8 +92,21 @@ class StmtCompiler:
             return self.for_item(item, path, scope)
         if isinstance(item, dict) and "if" in item:
             return self.if_item(item, path, scope)
-        self.sink.at(path, None, "rules/bad-statement", "a statement is a string, an `if:` or a `for:` item")
+        if isinstance(item, dict) and "do" in item:
+            return self.do_item(item, path, scope)
+        message = "a statement is a string, an `if:` or a `for:` item, or a `do:` group"
+        self.sink.at(path, None, "rules/bad-statement", message)
         return None
+
+    def do_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
+        """`{do: [...], guess: …}`: statements grouped to carry a note, compiled in the enclosing scope so
+        the names they `let` stay visible after the group."""
+        body = item["do"]
+        if isinstance(body, list):
+            steps = [self.item(x, (*path, "do", i), scope) for i, x in enumerate(body)]
+        else:
+            steps = [self.item(body, (*path, "do"), scope)] if body is not None else []
+        return Block([s for s in steps if s])
 
     def if_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)

@@ -39,8 +39,13 @@ def parser() -> Lark:
     )
 
 
+@lru_cache(maxsize=8192)
 def parse(text: str, start: str = "expr") -> n.Node:
-    """Parse one string; raise ExprSyntaxError located inside it."""
+    """Parse one string; raise ExprSyntaxError located inside it.
+
+    Nodes are immutable, so a string parsed again (by a later tool, or a second load of the same rules)
+    shares the first parse.
+    """
     try:
         tree = parser().parse(text, start=start)
     except UnexpectedInput as err:

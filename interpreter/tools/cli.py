@@ -16,10 +16,13 @@ import meeple
 from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
 from meeple.api import search_dirs
 from meeple.compile.expressions import RuleRuntimeError
-from meeple.errors import Diagnostic, IllegalActionError, RulesError, did_you_mean
+from meeple.errors import IllegalActionError, RulesError, did_you_mean
 from meeple.rules.loader import load_rules
+from meeple.tools.check import FileReport, PathProblem, Sources, check_file, errors, is_usage, rule_files
 from meeple.tools.explain import diff_record, explain, explain_diff, explain_options, options_record
-from meeple.tools.simulate import format_report, playout_problems, runtime_diagnostic, simulate
+from meeple.tools.guesses import Guess, find_guesses
+from meeple.tools.junit import junit_xml
+from meeple.tools.simulate import format_report, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -33,37 +36,11 @@ class Problem(Exception):
     """The command ran and found a problem (a failed replay, a game that would not end); exit 1."""
 
 
-# ---------------------------------------------------------------- sources and diagnostics
+# ---------------------------------------------------------------- wording
 
 
-class Sources:
-    """Rule file texts by the file name a diagnostic shows, read from disk on first use."""
-
-    def __init__(self, known: dict[str, str] | None = None) -> None:
-        self.texts: dict[str, str | None] = dict(known or {})
-
-    def get(self, name: str) -> str | None:
-        if name not in self.texts:
-            try:
-                self.texts[name] = Path(name).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                self.texts[name] = None
-        return self.texts[name]
-
-    def format(self, d: Diagnostic) -> str:
-        """The headline, then the source line and caret where the problem has a real place."""
-        if d.span is None or d.code.startswith("playout/"):
-            return d.headline()
-        return d.format(self.get(d.span.file))
-
-
-def is_usage(d: Diagnostic) -> bool:
-    """A problem with the command line (players, options, an unknown game) rather than in a rule file."""
-    return d.code.startswith("usage/") or (d.code.startswith("io/") and d.span is None)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 # ---------------------------------------------------------------- argument types
@@ -120,52 +97,7 @@ def seat_agents(names: Sequence[str], players: int) -> list[Any]:
         raise UsageError(str(err)) from None
 
 
-def player_range(game: meeple.Game) -> tuple[int, int]:
-    data = game.source.data if game.source is not None else {}
-    spec = (data.get("game") or {}).get("players") or {}
-    return int(spec.get("min", game.players)), int(spec.get("max", game.players))
-
-
 # ---------------------------------------------------------------- check
-
-
-def rule_files(paths: Sequence[str]) -> list[str]:
-    """Files as given; folders expanded to their *.yaml files, sorted, hidden folders skipped.
-
-    Only `.yaml` is collected from folders: `.yml` there is usually a CI workflow, not a game.
-    """
-    files: list[str] = []
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*.yaml")
-                if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-            if not found:
-                raise UsageError(f"no rule files (*.yaml) in '{given}'")
-            files += [str(p) for p in found]
-        elif path.is_file() or (not path.suffix and "/" not in given and "\\" not in given):
-            files.append(given)  # a file, or the name of a seed game
-        else:
-            raise UsageError(f"no such file or folder: '{given}'")
-    return files
-
-
-def check_file(path: str, args: argparse.Namespace, options: dict[str, str]) -> list[Diagnostic]:
-    found = meeple.check(path, players=args.players, options=options)
-    if len(found) == 1 and is_usage(found[0]) and found[0].code.startswith("io/"):
-        raise UsageError(found[0].message + (f" ({found[0].hint})" if found[0].hint else ""))
-    usage = [d for d in found if is_usage(d)]
-    if usage:  # a bad -o value or player count: a usage error, whatever else the file holds
-        raise RulesError(usage)
-    if args.playouts and not any(d.severity == "error" for d in found):
-        players = args.players or player_range(load_game(path, None))[1]
-        game = load_game(path, players, options.items())
-        progress = args.format == "text"
-        found += playout_problems(game, path, args.playouts, args.seed, args.max_actions, progress)
-    return found
 
 
 def options_by_file(files: list[str], given: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -191,38 +123,86 @@ def declared_options(path: str) -> set[str]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    files = rule_files(args.paths)
-    options = options_by_file(files, dict(args.option))
-    results = {path: check_file(path, args, options[path]) for path in files}
-    everything = [d for found in results.values() for d in found]
+    try:
+        files = rule_files(args.paths)
+        if args.guesses:
+            return list_guesses(files, args.format)
+        options = options_by_file(files, dict(args.option))
+        reports = [
+            check_file(
+                path,
+                args.players,
+                args.playouts,
+                args.seed,
+                args.max_actions,
+                warn=not args.no_warn,
+                progress=args.format == "text",
+                options=options[path],
+            )
+            for path in files
+        ]
+    except PathProblem as err:
+        raise UsageError(str(err)) from None
+    everything = [d for report in reports for d in report.everything]
     if args.format == "json":
         print(json.dumps([d.to_dict() for d in everything], indent=2))
     elif args.format == "github":
         for d in everything:
             print(d.format_github())
+    elif args.format == "junit":
+        print(junit_xml(reports))
     else:
-        print_check_text(results, args.playouts)
-    return PROBLEMS if any(d.severity == "error" for d in everything) else OK
+        print_check_text(reports, args.playouts)
+    warned = args.strict and any(d.severity == "warning" for d in everything)
+    return PROBLEMS if errors(everything) or warned else OK
 
 
-def print_check_text(results: dict[str, list[Diagnostic]], playouts: int = 0) -> None:
+def print_check_text(reports: list[FileReport], playouts: int = 0) -> None:
     sources = Sources()
-    for found in results.values():
-        for d in found:
+    for report in reports:
+        for d in report.everything:
             block = sources.format(d)
             print(block + ("\n" if "\n" in block else ""))
-    errors = sum(d.severity == "error" for found in results.values() for d in found)
-    warnings = sum(d.severity != "error" for found in results.values() for d in found)
-    bad = sum(any(d.severity == "error" for d in found) for found in results.values())
+    found = [d for report in reports for d in report.everything]
+    bad = sum(bool(errors(report.everything)) for report in reports)
+    warnings = len(found) - len(errors(found))
     notes = [plural(warnings, "warning")] if warnings else []
     notes += [f"{plural(playouts, 'random playout')} each"] if playouts else []
     extra = f" ({'; '.join(notes)})" if notes else ""
-    if errors:
-        print(f"Found {plural(errors, 'error')} in {plural(bad, 'file')}{extra}.")
-    elif len(results) == 1:
+    if errors(found):
+        print(f"Found {plural(len(errors(found)), 'error')} in {plural(bad, 'file')}{extra}.")
+    elif len(reports) == 1:
         print(f"1 file is clean{extra}.")
     else:
-        print(f"All {len(results)} files are clean{extra}.")
+        print(f"All {len(reports)} files are clean{extra}.")
+
+
+def list_guesses(files: list[str], fmt: str) -> int:
+    """`meeple check --guesses`: each file's `guess:` entries, as text or JSON; exit 1 if one won't load."""
+    if fmt not in ("text", "json"):
+        raise UsageError(f"--guesses lists in text or json, not {fmt}")
+    listed: list[tuple[str, list[Guess]]] = []
+    broken = []
+    for path in files:
+        try:
+            listed.append((path, find_guesses(load_rules(path, search_dirs()))))
+        except RulesError as err:
+            if err.diagnostics and all(is_usage(d) for d in err.diagnostics):
+                raise UsageError("; ".join(d.message for d in err.diagnostics)) from None
+            broken.append(err)
+    if fmt == "json":
+        records = [{"file": path, "guesses": [g.to_dict() for g in found]} for path, found in listed]
+        print(json.dumps(records, indent=2))
+    else:
+        for path, found in listed:
+            print(f"{path}: {plural(len(found), 'guess', 'guesses')}")
+            print("".join(f"{g.headline()}\n" for g in found))
+        total = sum(len(found) for _, found in listed)
+        print(f"{plural(total, 'guess', 'guesses')} in {plural(len(listed), 'file')}.")
+    for problem in broken:
+        sources = Sources(problem.sources)
+        print("\n".join(sources.format(d) for d in problem.diagnostics), file=sys.stderr)
+    return PROBLEMS if broken else OK
 
 
 # ---------------------------------------------------------------- run and replay
@@ -517,7 +497,7 @@ HELP = {
     "option": "set a game option, e.g. -o target_vp=10 (repeatable; `explain GAME --options` lists them)",
     "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)} (default: %(default)s)",
     "max-actions": "give up on a game after N actions (default: %(default)s)",
-    "format": "text with source lines (default), a JSON list, or GitHub Actions annotations",
+    "format": "text with source lines (default), a JSON list, GitHub Actions annotations or JUnit XML",
     "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
     "playouts": "also play N random games of each clean file (at its largest player count)",
     "check-option": "check (and play) with this option set, e.g. -o target_vp=10 (repeatable; with several "
@@ -549,8 +529,15 @@ def add_play(p: argparse.ArgumentParser) -> None:
 
 def add_check(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="rule files, or folders holding them")
-    p.add_argument("--format", choices=("text", "json", "github"), default="text", help=HELP["format"])
+    p.add_argument(
+        "--format", choices=("text", "json", "github", "junit"), default="text", help=HELP["format"]
+    )
     p.add_argument("--playouts", type=at_least(0), default=0, metavar="N", help=HELP["playouts"])
+    p.add_argument("--no-warn", action="store_true", help="report errors only, no semantic warnings")
+    p.add_argument("--strict", action="store_true", help="warnings fail the check too (exit 1)")
+    p.add_argument(
+        "--guesses", action="store_true", help="list each file's `guess:` entries instead (text or json)"
+    )
     p.add_argument(
         "-p", "--players", type=positive_int, metavar="N", help="players (default: the file's maximum)"
     )

@@ -267,23 +267,34 @@ def playout_problems(
     game: Game, path: str, n: int, seed: int = 1, max_actions: int = MAX_ACTIONS, progress: bool = False
 ) -> list[Diagnostic]:
     """Play `n` random games; each distinct failure once, saying in how many games it came."""
+    outcomes = play_seeds(game, range(seed, seed + n), max_actions, progress, path)
+    return summarise_failures(game, path, outcomes, n)
+
+
+def play_seeds(
+    game: Game, seeds: range, max_actions: int = MAX_ACTIONS, progress: bool = False, label: str = ""
+) -> dict[int, Diagnostic | None]:
+    """A random game from each seed in order: None when it ended normally, else what went wrong. Stops
+    after a game that would not end, since every later one would run just as long."""
+    outcomes: dict[int, Diagnostic | None] = {}
+    bar = tqdm(seeds, desc=label, unit="game", file=sys.stderr, disable=not progress or None, leave=False)
+    for s in bar:
+        outcomes[s] = problem = playout(game, s, max_actions)
+        if problem is not None and problem.code == "playout/no-end":
+            break
+    return outcomes
+
+
+def summarise_failures(
+    game: Game, path: str, outcomes: dict[int, Diagnostic | None], n: int
+) -> list[Diagnostic]:
+    """Each distinct failure among `outcomes` once, with its first seed and how many of `n` games it hit."""
     failures: dict[tuple[Any, ...], tuple[Diagnostic, int, int]] = {}
-    seeds = tqdm(
-        range(seed, seed + n),
-        desc=path,
-        unit="game",
-        file=sys.stderr,
-        disable=not progress or None,
-        leave=False,
-    )
-    for s in seeds:
-        problem = playout(game, s, max_actions)
+    for s, problem in outcomes.items():
         if problem is not None:
             key = (problem.code, problem.message, problem.span)
             d, count, first = failures.get(key, (problem, 0, s))
             failures[key] = (d, count + 1, first)
-            if problem.code == "playout/no-end":
-                break  # every further game would run just as long
     return [
         Diagnostic(
             d.code,

@@ -38,7 +38,7 @@ def test_the_diff_as_json_gives_both_files_lines(capsys: pytest.CaptureFixture[s
     assert (target["kind"], target["line"], target["base_line"], target["old"], target["new"]) == (
         "changed",
         7,
-        9,
+        10,
         13,
         10,
     )
