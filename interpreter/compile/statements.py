@@ -8,6 +8,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from meeple.compile.builtins import units
+from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.symbols import Path
 from meeple.rules import nodes as n
@@ -66,8 +67,11 @@ class Block:
 class StmtCompiler:
     """Statements in the order of the grammar; each `s_<Node>` returns a runner."""
 
-    def __init__(self, ex: ExprCompiler, locate: Callable[[Path, int], Any]) -> None:
+    def __init__(
+        self, ex: ExprCompiler, locate: Callable[[Path, int], Any], coverage: Coverage | None = None
+    ) -> None:
         self.ex = ex
+        self.coverage = coverage
         self.sym = ex.sym
         self.sink = ex.sink
         self.locate = locate
@@ -99,6 +103,8 @@ class StmtCompiler:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)
         then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
         orelse = self.block(item.get("else"), (*path, "else"), scope)
+        if self.coverage is not None:
+            return self.coverage.branch(cond, then, orelse, path_name(path), place(self.locate((*path, "if"), 0)))
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
     def for_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
