@@ -1,4 +1,4 @@
-"""Rule coverage: which `if:` branches, card effects and table entries a game compiled for it ran.
+"""Rule coverage: which `if:` branches, card effects, card moves and table entries a compiled game ran.
 
 Coverage costs nothing unless asked for: the compiler given a `Coverage` wraps those rule parts in counting
 closures (and makes tables counting mappings) at compile time; a game compiled without one runs the very
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-BRANCH, CARD, TABLE = "branch", "card", "table"
+BRANCH, CARD, MOVED, TABLE = "branch", "card", "moved", "table"
 
 Run = Callable[[Any, dict[str, Any]], None]
 
@@ -72,6 +72,12 @@ class Coverage:
                 orelse(s, b)
 
         return run
+
+    def cards_moved(self, cards: Any) -> None:
+        """Count the cards a `draw` or `move card` statement moved."""
+        hits = self.hits
+        for card in cards:
+            hits[(MOVED, card)] += 1
 
     def card(self, effect: Run, kind: str, where: str) -> Run:
         key, hits = self.declare(CARD, kind, where), self.hits

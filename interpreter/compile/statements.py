@@ -333,7 +333,18 @@ class StmtCompiler:
             for one in [what] if isinstance(what, str) else list(units(what)):
                 s.move_card(one, src(s, b), dst(s, b))
 
-        return move
+        if self.coverage is None:
+            return move
+        seen = self.coverage.cards_moved
+
+        def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card moved
+            what = card(s, b)
+            ones = [what] if isinstance(what, str) else list(units(what))
+            for one in ones:
+                s.move_card(one, src(s, b), dst(s, b))
+            seen(ones)
+
+        return counted
 
     def s_MovePiece(self, node: n.MovePiece, scope: Scope) -> Run:
         piece, site = self.ex.expr(node.piece, scope), self.ex.expr(node.site, scope)
@@ -351,7 +362,17 @@ class StmtCompiler:
             if name:
                 b[name] = tuple(drawn)
 
-        return draw
+        if self.coverage is None:
+            return draw
+        seen = self.coverage.cards_moved
+
+        def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card drawn
+            drawn = s.draw(count(s, b), src(s, b), dst(s, b))
+            seen(drawn)
+            if name:
+                b[name] = tuple(drawn)
+
+        return counted
 
     def s_Roll(self, node: n.Roll, scope: Scope) -> Run:
         dice, sides, name = node.dice, node.sides, node.name
