@@ -58,7 +58,9 @@ class Coverage:
 
     # ------------------------------------------------------------ the wrappers the compiler puts in
 
-    def branch(self, cond: Run, then: Run, orelse: Run, name: str, where: str) -> Run:
+    def branch(
+        self, cond: Callable[[Any, dict[str, Any]], Any], then: Run, orelse: Run, name: str, where: str
+    ) -> Run:
         hits = self.hits
         yes = self.declare(BRANCH, f"{name} then", where)
         no = self.declare(BRANCH, f"{name} else", where)

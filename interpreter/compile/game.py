@@ -430,7 +430,8 @@ class GameCompiler:
             block = self.st.block(effect, where, {"me": "player", **dict.fromkeys(map(str, loops))})
             for kind, binding in self.card_bindings.items():
                 if self.sym.definitions[kind].get("family") == name:
-                    self.sym.definitions[kind]["effect"] = self.counted(kind, where, BoundBlock(block, binding))
+                    bound = BoundBlock(block, binding)
+                    self.sym.definitions[kind]["effect"] = self.counted(kind, where, bound)
 
     def counted(self, kind: str, where: tuple[Any, ...], effect: Any) -> Any:
         """A card's effect; with coverage, one that counts its runs."""

@@ -104,7 +104,8 @@ class StmtCompiler:
         then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
         orelse = self.block(item.get("else"), (*path, "else"), scope)
         if self.coverage is not None:
-            return self.coverage.branch(cond, then, orelse, path_name(path), place(self.locate((*path, "if"), 0)))
+            where = place(self.locate((*path, "if"), 0))
+            return self.coverage.branch(cond, then, orelse, path_name(path), where)
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
     def for_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:

@@ -527,7 +527,9 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
     add_play(p)
     p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N", help=HELP["games"])
     p.add_argument("--json", action="store_true", help="print the report as JSON (keys: see README)")
-    p.add_argument("--html", metavar="FILE", help="also write the report with plots as one self-contained page")
+    p.add_argument(
+        "--html", metavar="FILE", help="also write the report with plots as one self-contained page"
+    )
     p.add_argument(
         "--compare",
         metavar="VARIANT",

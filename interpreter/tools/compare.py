@@ -65,7 +65,7 @@ def compare(base: Report, variant: Report) -> Comparison:
     if base.players != variant.players:
         raise ValueError(f"the base has {base.players} players and the variant {variant.players}")
     out = []
-    for i, (b, v) in enumerate(zip(base.seats, variant.seats)):
+    for b, v in zip(base.seats, variant.seats):
         test = stats.two_proportions(b.win_share, base.games, v.win_share, variant.games)
         out.append(_difference(f"win rate {b.seat}", b.win_rate, v.win_rate, "two-proportion z", test))
     for key in ("actions", "turns"):
@@ -92,13 +92,11 @@ def format_comparison(c: Comparison, base_name: str, variant_name: str) -> str:
         shown = [f"{100 * x:.1f}%" if rate else f"{x:.2f}" for x in (d.base, d.variant)]
         change = f"{100 * d.difference:+.1f} pt" if rate else f"{d.difference:+.2f}"
         lines.append(
-            f"  {d.what:<16} {shown[0]:>10} {shown[1]:>10} {change:>10} {d.statistic:>10.2f} {d.p:>9.3g}"
-            f"{' *' if d.significant else ''}"
+            f"  {d.what:<16} {shown[0]:>10} {shown[1]:>10} {change:>10} {d.statistic:>10.2f} "
+            f"{stats.show_p(d.p):>9}{' *' if d.significant else ''}"
         )
     names = ", ".join(d.what for d in c.significant)
-    lines.append(
-        f"Significant at 5% (*): {names}" if names else "No difference is significant at 5%."
-    )
+    lines.append(f"Significant at 5% (*): {names}" if names else "No difference is significant at 5%.")
     lines.append(
         "  (win rates: two-proportion z test; means: Welch's t test; two-sided. "
         f"Of {len(c.differences)} tests about {len(c.differences) / 20:.1f} may be flagged by chance.)"

@@ -141,7 +141,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]], never: Sequence[b
 def _verdict(t: TestResult) -> str:
     word = '<span class="sig">significant at 5%</span>' if t.significant else "not significant"
     rough = " (few games: the approximation is rough)" if t.approximate else ""
-    return f"p = {t.p:.3g}, {word}{rough}"
+    return f"p = {stats.show_p(t.p)}, {word}{rough}"
 
 
 def _distribution_rows(items: Sequence[tuple[str, Distribution]]) -> str:
@@ -170,7 +170,14 @@ def _wins(r: Report) -> list[str]:
         _table(
             ["seat", "agent", "wins", "shared", "win rate", "95% interval"],
             [
-                [s.seat, s.agent, s.wins, s.shared_wins, f"{s.win_rate:.1%}", f"{s.win_low:.1%} – {s.win_high:.1%}"]
+                [
+                    s.seat,
+                    s.agent,
+                    s.wins,
+                    s.shared_wins,
+                    f"{s.win_rate:.1%}",
+                    f"{s.win_low:.1%} – {s.win_high:.1%}",
+                ]
                 for s in r.seats
             ],
         )
@@ -204,7 +211,9 @@ def _lengths_and_scores(r: Report) -> list[str]:
                 [[s.seat, f"{s.mean_score:.2f}", f"{s.score_sd or 0:.2f}"] for s in r.seats],
             )
         )
-        out.append(f"<figure>{box_svg([(s.seat, v) for s, v in zip(r.seats, scores)], 'final score')}</figure>")
+        out.append(
+            f"<figure>{box_svg([(s.seat, v) for s, v in zip(r.seats, scores)], 'final score')}</figure>"
+        )
     if r.margin is not None:
         out.append("<p>The winner's lead over the runner-up:</p>")
         out.append(_distribution_rows([("lead", r.margin)]))
@@ -212,7 +221,8 @@ def _lengths_and_scores(r: Report) -> list[str]:
     b = r.branching
     out.append("<h2>Decisions</h2>")
     out.append(
-        f"<p>{b['decisions']:,} decisions; legal actions per decision: mean {b['mean']:.2f}, max {b['max']}.</p>"
+        f"<p>{b['decisions']:,} decisions; legal actions per decision: mean {b['mean']:.2f}, "
+        f"max {b['max']}.</p>"
     )
     return out
 
@@ -223,11 +233,18 @@ def _coverage(c: dict[str, Any]) -> list[str]:
     if actions:
         out.append("<h3>Actions</h3>")
         rows = [[a, v["taken"], v["offered"]] for a, v in actions.items()]
-        out.append(_table(["action", "taken", "decisions offered at"], rows, [not v["taken"] for v in actions.values()]))
+        out.append(
+            _table(
+                ["action", "taken", "decisions offered at"], rows, [not v["taken"] for v in actions.values()]
+            )
+        )
     cards = c["cards"]
     if cards:
         out.append("<h3>Cards</h3>")
-        rows = [[k, v["played"], v["moved"], "–" if v["effect"] is None else v["effect"]] for k, v in cards.items()]
+        rows = [
+            [k, v["played"], v["moved"], "–" if v["effect"] is None else v["effect"]]
+            for k, v in cards.items()
+        ]
         never = [not (v["played"] or v["moved"] or v["effect"]) for v in cards.values()]
         out.append(_table(["card", "in actions", "moved or drawn", "effect ran"], rows, never))
     branches = c["branches"]
@@ -245,28 +262,51 @@ def _coverage(c: dict[str, Any]) -> list[str]:
     if awards:
         out.append("<h3>Awards</h3>")
         rows = [[a, v["changes"], v["games_held_at_end"]] for a, v in awards.items()]
-        out.append(_table(["award", "changed hands", "games held at the end"], rows, [not v["changes"] for v in awards.values()]))
+        out.append(
+            _table(
+                ["award", "changed hands", "games held at the end"],
+                rows,
+                [not v["changes"] for v in awards.values()],
+            )
+        )
     return out
 
 
 def _comparison(c: Comparison, base_name: str, variant_name: str) -> list[str]:
     out = [
         "<h2>Comparison</h2>",
-        f"<p>Base {escape(base_name)} against variant {escape(variant_name)}, on the same {c.base.games} seeds. "
-        "Win rates: two-proportion z test; means: Welch's t test; two-sided, significant when p &lt; 0.05.</p>",
+        f"<p>Base {escape(base_name)} against variant {escape(variant_name)}, "
+        f"on the same {c.base.games} seeds. Win rates: two-proportion z test; means: Welch's t test; "
+        "two-sided, significant when p &lt; 0.05.</p>",
     ]
     rows = []
     for d in c.differences:
         rate = d.what.startswith("win rate")
         shown = [f"{x:.1%}" if rate else f"{x:.2f}" for x in (d.base, d.variant)]
-        rows.append([d.what, *shown, f"{d.difference:+.3f}", f"{d.statistic:.2f}", f"{d.p:.3g}", "yes" if d.significant else "no"])
+        rows.append(
+            [
+                d.what,
+                *shown,
+                f"{d.difference:+.3f}",
+                f"{d.statistic:.2f}",
+                f"{stats.show_p(d.p)}",
+                "yes" if d.significant else "no",
+            ]
+        )
     out.append(
-        _table(["quantity", "base", "variant", "change", "statistic", "p", "significant"], rows, [d.significant for d in c.differences])
+        _table(
+            ["quantity", "base", "variant", "change", "statistic", "p", "significant"],
+            rows,
+            [d.significant for d in c.differences],
+        )
     )
     pairs = [
         row
         for b, v in zip(c.base.seats, c.variant.seats)
-        for row in ((f"{b.seat} base", b.win_rate, b.win_low, b.win_high), (f"{v.seat} variant", v.win_rate, v.win_low, v.win_high))
+        for row in (
+            (f"{b.seat} base", b.win_rate, b.win_low, b.win_high),
+            (f"{v.seat} variant", v.win_rate, v.win_low, v.win_high),
+        )
     ]
     decided = (c.base.games - c.base.no_winner) / c.base.games
     out.append(f"<figure>{win_rate_svg(pairs, decided / c.base.players)}</figure>")

@@ -309,7 +309,12 @@ def _play_chunk(seeds: range, names: list[str], max_actions: int) -> list[_Playe
 
 
 def _play_all(
-    subject: _Subject, seeds: range, names: list[str], max_actions: int, workers: int, done: Callable[[int], Any]
+    subject: _Subject,
+    seeds: range,
+    names: list[str],
+    max_actions: int,
+    workers: int,
+    done: Callable[[int], Any],
 ) -> Iterator[_Played]:
     """Each game's result in seed order, from this process or from `workers` forked ones."""
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
@@ -456,9 +461,7 @@ def _coverage(subject: _Subject, played: list[_Played], used: Counter[str]) -> d
     card_effects = parts[CARD]
     out: dict[str, Any] = {
         "recorded": coverage is not None,
-        "actions": {
-            a: {"taken": used[a], "offered": offered[a]} for a in game.definition.actions
-        },
+        "actions": {a: {"taken": used[a], "offered": offered[a]} for a in game.definition.actions},
         "cards": {
             c: {
                 "played": cards[c],
@@ -470,7 +473,8 @@ def _coverage(subject: _Subject, played: list[_Played], used: Counter[str]) -> d
         "branches": {b: {"count": rules[(BRANCH, b)], "where": where} for b, where in parts[BRANCH].items()},
         "tables": {t: {"count": rules[(TABLE, t)], "constant": t in constant} for t in parts[TABLE]},
         "awards": {
-            a.name: {"changes": changes[a.name], "games_held_at_end": held[a.name]} for a in game.definition.awards
+            a.name: {"changes": changes[a.name], "games_held_at_end": held[a.name]}
+            for a in game.definition.awards
         },
     }
     out["never"] = {
@@ -493,7 +497,7 @@ def _pct(x: float) -> str:
 
 def _verdict(t: TestResult) -> str:
     word = "SIGNIFICANT at 5%" if t.significant else "not significant"
-    return f"p = {t.p:.3g}, {word}{' (few games: rough)' if t.approximate else ''}"
+    return f"p = {stats.show_p(t.p)}, {word}{' (few games: rough)' if t.approximate else ''}"
 
 
 def _figure(x: float) -> str:

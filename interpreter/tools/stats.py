@@ -155,6 +155,11 @@ def histogram(values: Sequence[float], bins: int = 10) -> list[tuple[float, floa
 # ---------------------------------------------------------------- tests
 
 
+def show_p(p: float) -> str:
+    """A p-value for people: three significant digits, or `<1e-15` below what doubles resolve."""
+    return "<1e-15" if p < 1e-15 else f"{p:.3g}"
+
+
 @dataclass(frozen=True)
 class Test:
     """A test's statistic and two-sided p-value; `significant` at the 5% level."""
