@@ -10,6 +10,7 @@ from typing import Any
 from meeple.compile.board import check_render_layout, compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import action_enumerator
+from meeple.compile.coverage import Coverage, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.ir import (
     PARTS,
@@ -58,15 +59,16 @@ def plain(value: Any) -> Any:
 class GameCompiler:
     """One pass per section, all diagnostics collected into one sink."""
 
-    def __init__(self, data: dict[str, Any], index: SourceIndex) -> None:
+    def __init__(self, data: dict[str, Any], index: SourceIndex, coverage: Coverage | None = None) -> None:
         self.data = data
+        self.coverage = coverage  # when given, rule parts are compiled to count how often they run
         self.index = index
         self.sink = Sink(index)
         self.sym = Symbols()
         self.defs: dict[str, Fn] = {}
         self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
-        self.st = StmtCompiler(self.ex, self._locate)
+        self.st = StmtCompiler(self.ex, self._locate, coverage)
         self.card_counts: dict[str, int] = {}
         self.card_bindings: dict[str, dict[str, Any]] = {}  # a family card's loop values
         self.phase_list: list[PhaseDef] = []
@@ -177,6 +179,8 @@ class GameCompiler:
                 self.sym.tables[name] = table
                 continue
             self.sym.tables[name] = self.table(table, ("tables", name))
+            if self.coverage is not None:
+                self.sym.tables[name] = self.coverage.table(self.sym.tables[name], name)
 
     def table(self, table: dict[str, Any], path: tuple[Any, ...]) -> dict[Any, Any]:
         """A table, nested tables too; a key written as a whole number is looked up by number."""
@@ -385,13 +389,22 @@ class GameCompiler:
                 continue
             where = ("components", "cards", name, "effect")
             if "for" not in (spec or {}):
-                self.sym.definitions[name]["effect"] = self.st.block(effect, where, {"me": "player"})
+                self.sym.definitions[name]["effect"] = self.counted(
+                    name, where, self.st.block(effect, where, {"me": "player"})
+                )
                 continue
             loops = spec["for"] if isinstance(spec["for"], dict) else {}
             block = self.st.block(effect, where, {"me": "player", **dict.fromkeys(map(str, loops))})
             for kind, binding in self.card_bindings.items():
                 if self.sym.definitions[kind].get("family") == name:
-                    self.sym.definitions[kind]["effect"] = BoundBlock(block, binding)
+                    bound = BoundBlock(block, binding)
+                    self.sym.definitions[kind]["effect"] = self.counted(kind, where, bound)
+
+    def counted(self, kind: str, where: tuple[Any, ...], effect: Any) -> Any:
+        """A card's effect; with coverage, one that counts its runs."""
+        if self.coverage is None:
+            return effect
+        return self.coverage.card(effect, kind, place(self._locate(where, 0)))
 
     def action(self, name: str, spec: dict[str, Any]) -> ActionDef:
         where = ("actions", name)
@@ -684,6 +697,8 @@ class GameCompiler:
         zones, tiebreak = self.zones(), self.tiebreak()
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
+        if self.coverage is not None:
+            self.coverage.end_of_compile()
         game = GameDef(
             id=game_id,
             name=str((d.get("game") or {}).get("name", game_id)),

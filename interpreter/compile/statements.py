@@ -8,6 +8,7 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from meeple.compile.builtins import units
+from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.symbols import Path
 from meeple.rules import nodes as n
@@ -66,8 +67,11 @@ class Block:
 class StmtCompiler:
     """Statements in the order of the grammar; each `s_<Node>` returns a runner."""
 
-    def __init__(self, ex: ExprCompiler, locate: Callable[[Path, int], Any]) -> None:
+    def __init__(
+        self, ex: ExprCompiler, locate: Callable[[Path, int], Any], coverage: Coverage | None = None
+    ) -> None:
         self.ex = ex
+        self.coverage = coverage
         self.sym = ex.sym
         self.sink = ex.sink
         self.locate = locate
@@ -112,6 +116,9 @@ class StmtCompiler:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)
         then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
         orelse = self.block(item.get("else"), (*path, "else"), scope)
+        if self.coverage is not None:
+            where = place(self.locate((*path, "if"), 0))
+            return self.coverage.branch(cond, then, orelse, path_name(path), where)
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
 
     def for_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
@@ -340,7 +347,18 @@ class StmtCompiler:
             for one in [what] if isinstance(what, str) else list(units(what)):
                 s.move_card(one, src(s, b), dst(s, b))
 
-        return move
+        if self.coverage is None:
+            return move
+        seen = self.coverage.cards_moved
+
+        def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card moved
+            what = card(s, b)
+            ones = [what] if isinstance(what, str) else list(units(what))
+            for one in ones:
+                s.move_card(one, src(s, b), dst(s, b))
+            seen(ones)
+
+        return counted
 
     def s_MovePiece(self, node: n.MovePiece, scope: Scope) -> Run:
         piece, site = self.ex.expr(node.piece, scope), self.ex.expr(node.site, scope)
@@ -358,7 +376,17 @@ class StmtCompiler:
             if name:
                 b[name] = tuple(drawn)
 
-        return draw
+        if self.coverage is None:
+            return draw
+        seen = self.coverage.cards_moved
+
+        def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card drawn
+            drawn = s.draw(count(s, b), src(s, b), dst(s, b))
+            seen(drawn)
+            if name:
+                b[name] = tuple(drawn)
+
+        return counted
 
     def s_Roll(self, node: n.Roll, scope: Scope) -> Run:
         dice, sides, name = node.dice, node.sides, node.name

@@ -118,9 +118,7 @@ def check_rules(
     return found
 
 
-def playout_game(
-    path: str, players: int | None = None, options: dict[str, str] | None = None
-) -> meeple.Game:
+def playout_game(path: str, players: int | None = None, options: dict[str, str] | None = None) -> meeple.Game:
     """The game random playouts are played at: `players`, or else the most the file allows."""
     if players is None:
         spec = (read_rules(path).data.get("game") or {}).get("players") or {}

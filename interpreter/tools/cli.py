@@ -379,18 +379,44 @@ def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Ga
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from meeple.tools.compare import compare, format_comparison
+    from meeple.tools.report_html import report_html
+
     game = load_game(args.game, args.players, args.option)
     seat_agents(args.agents, game.players)
-    report = simulate(
-        game,
-        args.n,
-        args.seed,
-        args.agents,
-        progress=not args.no_progress,
-        max_actions=args.max_actions,
-        workers=args.workers,
-    )
-    print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
+
+    def run(g: meeple.Game) -> Any:
+        return simulate(
+            g,
+            args.n,
+            args.seed,
+            args.agents,
+            progress=not args.quiet,
+            max_actions=args.max_actions,
+            workers=args.workers,
+        )
+
+    report, comparison, variant = run(game), None, None
+    if args.compare:
+        variant = run(load_game(args.compare, game.players, args.option))
+        comparison = compare(report, variant)
+    if args.html:
+        page = report_html(report, comparison, (args.game, args.compare or ""))
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as err:
+            raise UsageError(f"cannot write '{args.html}': {err.strerror}") from None
+    if args.json:
+        print(json.dumps(comparison.to_dict() if comparison else report.to_dict(), indent=2))
+    else:
+        print(format_report(report))
+        if comparison is not None and variant is not None:
+            print(f"\nVariant {args.compare}\n")
+            print(format_report(variant))
+            print()
+            print(format_comparison(comparison, args.game, args.compare))
+    if args.html:
+        print(f"Wrote {args.html}", file=sys.stderr)
     return OK
 
 
@@ -562,8 +588,18 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
     add_game(p)
     add_play(p)
     p.add_argument("-n", "--games", dest="n", type=positive_int, default=100, metavar="N", help=HELP["games"])
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (keys: see README)")
+    p.add_argument(
+        "--html", metavar="FILE", help="also write the report with plots as one self-contained page"
+    )
+    p.add_argument(
+        "--compare",
+        metavar="VARIANT",
+        help="also play a variant rule file on the same seeds and say what changed significantly",
+    )
+    p.add_argument(
+        "-q", "--quiet", "--no-progress", dest="quiet", action="store_true", help="no progress bar on stderr"
+    )
     p.add_argument(
         "-w",
         "--workers",
