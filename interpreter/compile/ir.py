@@ -28,6 +28,7 @@ class ActionDef:
     effect: Block
     stepwise: bool = False
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
+    check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -146,5 +147,7 @@ class GameDef:
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
+    bots: dict[str, Fn] = field(default_factory=dict)  # bot name -> its evaluation of a position for `p`
+    rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.
     piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -117,6 +117,12 @@ class State(Effects):
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         return c
 
+    def why(self, action: Action | str) -> Any:
+        """Why `action` is legal or not for the player deciding now (a `meeple.runtime.why.Why`)."""
+        from meeple.runtime.why import why
+
+        return why(self, action)
+
     def view(self, player: int) -> State:
         from meeple.runtime.view import view
 

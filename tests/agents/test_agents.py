@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -29,6 +30,7 @@ class FakeState:
         self.rng = random.Random(seed)
         self.draws: list[float] = []
         self.clones = 0
+        self.game = SimpleNamespace(bots={})  # no `bots:` section: the greedy agent goes by the score
 
     def clone(self) -> FakeState:
         self.clones += 1
