@@ -6,7 +6,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from meeple.runtime.engine import SKIP
 from meeple.runtime.state import State
 from meeple.values import Action
 
@@ -18,8 +17,7 @@ class GreedyAgent:
 
     A position is judged by the rule file's `bots: {greedy: {eval: …}}` expression for the mover `p`, or by
     the mover's score when the file has none; a won game is worth more than any position, a lost one less.
-    A step of a stepwise action is worth its best completion. When ending the step (its `until` action, or
-    `skip`) is among the best, it is taken: an action that gains nothing is not worth the time. Each clone gets a fresh RNG drawn from `rng`,
+    A step of a stepwise action is worth its best completion. Each clone gets a fresh RNG drawn from `rng`,
     so the look-ahead cannot peek at the real dice or deck. With more than `max_branching` legal actions it
     picks at random instead, to stay fast.
     """
@@ -43,9 +41,6 @@ class GreedyAgent:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
-        enders = [a for a in best if ends_step(state, a)]
-        if enders and len(enders) < len(best):  # nothing better to do: end the step, so the game moves on
-            best = enders
         return best[rng.randrange(len(best))]
 
     def value_after(self, state: State, action: Action, mover: Any, rng: random.Random) -> float:
@@ -57,17 +52,6 @@ class GreedyAgent:
             if 0 < len(rest) <= self.max_branching:
                 return max(self.value_after(trial, a, mover, rng) for a in rest)
         return value_of(trial, mover)
-
-
-def ends_step(state: Any, action: Action) -> bool:
-    """Whether `action` ends the decision on top of the flow: `skip`, or the `until` of a `choose` step."""
-    if action.name == SKIP:
-        return True
-    stack = getattr(state, "stack", None)
-    if not stack or stack[-1].get("k") != "choose":
-        return False
-    f = stack[-1]
-    return bool(action.name == state.game.phases[f["ph"]].steps[f["st"]].until)
 
 
 def value_of(state: Any, mover: Any) -> float:

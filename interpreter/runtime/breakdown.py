@@ -142,7 +142,9 @@ class Explainer:
     def x_IfExp(self, node: n.IfExp, src: str, b: dict[str, Any], want: bool, depth: int) -> list[str]:
         cond = bool(self.value(node.cond, b))
         branch = node.body if cond else node.orelse
-        head = f"{self.text(node, src, b)} is {shown(not want)}: {self.text(node.cond, src, b)} is {shown(cond)}"
+        head = (
+            f"{self.text(node, src, b)} is {shown(not want)}: {self.text(node.cond, src, b)} is {shown(cond)}"
+        )
         return [head, *self.explain(branch, src, b, want, depth + 1)]
 
     def x_Call(self, node: n.Call, src: str, b: dict[str, Any], want: bool, depth: int) -> list[str] | None:
@@ -156,7 +158,9 @@ class Explainer:
         head = f"{self.text(node, src, b)} is {shown(not want)}"
         return [head, *self.explain(body, body_src, inner, want, depth + 1)]
 
-    def x_GenCall(self, node: n.GenCall, src: str, b: dict[str, Any], want: bool, depth: int) -> list[str] | None:
+    def x_GenCall(
+        self, node: n.GenCall, src: str, b: dict[str, Any], want: bool, depth: int
+    ) -> list[str] | None:
         func = node.func.id if isinstance(node.func, n.Name) else ""
         if func not in ("all", "any"):
             return None

@@ -180,9 +180,13 @@ def why(s: Any, action: Action | str) -> Why:
     game = s.game
     if s.is_over or not s.stack:
         return Why(text, None, "game-over", f"{text} is not legal: the game is over")
-    known = set(game.actions) | {engine.SKIP} | {st.until for ph in game.phases for st in ph.steps if st.until}
+    known = (
+        set(game.actions) | {engine.SKIP} | {st.until for ph in game.phases for st in ph.steps if st.until}
+    )
     if name not in known:
         raise ActionTextError(f"{game.id} has no action '{name}'", did_you_mean(name, sorted(known)))
+    if name in game.actions:
+        check_names(game.actions[name], [k for k, _ in pairs])
     offer = offer_here(s)
     me = offer.player
     if any(_norm(str(a)) == _norm(text) for a in s.legal_actions()):
@@ -194,6 +198,14 @@ def why(s: Any, action: Action | str) -> Why:
     return _Walk(s, game.actions[name], offer, text).run(pairs, typed, partial)
 
 
+def check_names(a: ActionDef, keys: list[str]) -> None:
+    names = [p.name for p in a.params]
+    for key in keys:
+        if key not in names:
+            hint = did_you_mean(key, names) or (f"its parameters: {', '.join(names)}" if names else None)
+            raise ActionTextError(f"{a.name} has no parameter '{key}'", hint or f"{a.name} takes none")
+
+
 class _Walk:
     """Bind the parameters in order, checking what the engine checks at each level; stop at the first miss."""
 
@@ -203,7 +215,9 @@ class _Walk:
         self.b: dict[str, Any] = {"me": offer.player, **offer.bound}
         self.explainer = Explainer(s)
         self.spec = (s.game.rules.get("actions") or {}).get(a.name) or {}
-        self.unpaid: Why | None = None  # a cost the player cannot pay: the walk goes on, to say what else fails
+        self.unpaid: Why | None = (
+            None  # a cost the player cannot pay: the walk goes on, to say what else fails
+        )
 
     def run(self, pairs: list[tuple[str, str]], typed: dict[str, Any] | None, partial: bool) -> Why:
         found = self.walk(pairs, typed, partial)
@@ -216,22 +230,30 @@ class _Walk:
         return self.unpaid
 
     def fail(self, kind: str, reason: str, because: list[str] | None = None, where: Any = None) -> Why:
-        return Why(self.text, self.me, kind, f"{self.text} is not legal for {self.me}: {reason}", because or [], where)
+        return Why(
+            self.text,
+            self.me,
+            kind,
+            f"{self.text} is not legal for {self.me}: {reason}",
+            because or [],
+            where,
+        )
 
     def walk(self, pairs: list[tuple[str, str]], typed: dict[str, Any] | None, partial: bool) -> Why:
         a = self.a
         names = [p.name for p in a.params]
         given = dict(pairs)
-        for key in given:
-            if key not in names:
-                hint = did_you_mean(key, names) or (f"its parameters: {', '.join(names)}" if names else None)
-                raise ActionTextError(f"{a.name} has no parameter '{key}'", hint or f"{a.name} takes none")
         for key, value in self.offer.bound.items():
             if key in given and _norm(given[key]) != _norm(str(value)):
-                return self.fail("not-offered", f"{self.offer.described}, with {key}={value}, not {given[key]}")
+                return self.fail(
+                    "not-offered", f"{self.offer.described}, with {key}={value}, not {given[key]}"
+                )
         missing = [nm for nm in names if nm not in given and nm not in self.offer.bound]
         if missing and not (partial or a.stepwise):
-            raise ActionTextError(f"{a.name} needs {', '.join(missing)}", f"write {a.name}({', '.join(f'{m}=…' for m in names)})")
+            raise ActionTextError(
+                f"{a.name} needs {', '.join(missing)}",
+                f"write {a.name}({', '.join(f'{m}=…' for m in names)})",
+            )
         found = self.level(0)
         if found is not None:
             return found
@@ -244,7 +266,9 @@ class _Walk:
                 self.b[p.name] = typed[p.name] if typed and p.name in typed else literal(given[p.name])
             else:
                 values = distinct(self.s, p.domain(self.s, self.b))
-                ok, value = (typed[p.name] in values, typed[p.name]) if typed and p.name in typed else (False, None)
+                ok, value = (
+                    (typed[p.name] in values, typed[p.name]) if typed and p.name in typed else (False, None)
+                )
                 if not ok:
                     ok, value = _match(given[p.name], values)
                 if not ok:
@@ -262,7 +286,12 @@ class _Walk:
         for i, check in enumerate(a.checks[k]):
             if not check(s, b):
                 node = a.check_nodes[k][i] if k < len(a.check_nodes) and i < len(a.check_nodes[k]) else None
-                return self.condition(node)
+                found = self.condition(node)
+                if a.cost is not None and not self.offer.free and a.cost_level <= k and self.unpaid is None:
+                    cost = a.cost(s, b)  # the cost is known by now: is it short too?
+                    if not can_pay(s, self.me, cost):
+                        found.because.append("besides, " + self.cost(cost).headline.split(": ", 1)[1])
+                return found
         if a.cost is not None and not self.offer.free and a.cost_level == k:
             cost = a.cost(s, b)
             if not can_pay(s, self.me, cost) and self.unpaid is None:
@@ -276,14 +305,16 @@ class _Walk:
         path = ("actions", self.a.name, "when")
         where = self.s.game.index.locate(path, node.pos) if self.s.game.index is not None else None
         lines = self.explainer.false_because(node, src, self.b)
-        head = lines.pop(0) if lines else f"`{src[node.pos:node.end]}` is false"
+        head = lines.pop(0) if lines else f"`{src[node.pos : node.end]}` is false"
         return self.fail("condition", head, lines, where)
 
     def cost(self, cost: Bundle) -> Why:
         have = self.s.pv[self.me]
         short = Bundle({r: n - have.get(r, 0) for r, n in cost.items() if have.get(r, 0) < n})
         holds = ", ".join(f"{have.get(r, 0)} {r}" for r in cost)
-        where = self.s.game.index.nearest_span(("actions", self.a.name, "cost")) if self.s.game.index else None
+        where = (
+            self.s.game.index.nearest_span(("actions", self.a.name, "cost")) if self.s.game.index else None
+        )
         reason = f"it costs {cost} and {self.me} has {holds}: {short} short"
         return self.fail("cost", reason, [], where)
 
@@ -299,6 +330,8 @@ class _Walk:
         bound = {k: v for k, v in self.b.items() if k != "me"}
         found = next(engine.completions(self.s, self.a, self.me, bound, self.offer.free), None)
         if found is not None:
-            return Why(self.text, self.me, "legal", f"{self.text} is legal for {self.me} now (to be completed)")
+            return Why(
+                self.text, self.me, "legal", f"{self.text} is legal for {self.me} now (to be completed)"
+            )
         reason = f"no choice of {', '.join(rest)} makes it legal"
         return self.fail("no-completion", reason)
