@@ -286,8 +286,16 @@ def _group_label(group: list[Action], depth: int) -> str:
 
 
 def masked(action: Action, view: Any) -> str:
-    """Another player's action as `seat` may see it: cards that went where the seat cannot look are `?`."""
-    cards = {k for zone in view.zones.values() for k, n in zone.items() if n and k != HIDDEN}
+    """Another player's action as a seat may see it: a card is shown only when it lies, after the action, in
+    a zone every player sees (played to the table, say); otherwise it is `?`."""
+    public_zones = {z.name for z in view.game.zones if z.visibility == "all"}
+    cards = {
+        k
+        for key, zone in view.zones.items()
+        if key.partition("#")[0] in public_zones
+        for k, n in zone.items()
+        if n and k != HIDDEN
+    }
     definitions = view.game.sym.definitions
 
     def public(v: Any) -> Any:
@@ -312,7 +320,7 @@ def describe(view: Any, seat: Player) -> str:
         zones = []
         for key, zone in view.zones.items():
             name, _, owner = key.partition("#")
-            if owner == str(int(p)):
+            if owner == str(int(p)) and zone:
                 zones.append(f"{name}: {_zone(zone)}")
         who = f"{p}{' (you)' if p == seat else ''}"
         lines.append(
