@@ -1,4 +1,4 @@
-"""`meeple why GAME [--state FILE [--step N]] ACTION`: exit 0 legal, 1 illegal with the reason, 2 bad input."""
+"""`meeple why GAME [--state FILE [--step N]] ACTION`: 0 legal, 1 illegal with the reason, 2 bad input."""
 
 from __future__ import annotations
 
