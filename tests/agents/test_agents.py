@@ -31,6 +31,8 @@ class FakeState:
         self.draws: list[float] = []
         self.clones = 0
         self.game = SimpleNamespace(bots={})  # no `bots:` section: the greedy agent goes by the score
+        self.turn_no = 1
+        self.stack: list[dict[str, object]] = []
 
     def clone(self) -> FakeState:
         self.clones += 1
