@@ -58,7 +58,8 @@ def state_position(
     game_arg: str, path: str, data: dict[str, Any], options: dict[str, Any]
 ) -> tuple[meeple.Game, meeple.State]:
     players = data.get("players")
-    saved_options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    saved = data.get("options")
+    saved_options: dict[str, Any] = saved if isinstance(saved, dict) else {}
     game = load_game(
         game_arg, players if isinstance(players, int) else None, {**saved_options, **options}.items()
     )

@@ -148,10 +148,12 @@ def test_values_may_hold_commas_inside_brackets() -> None:
     assert read_action("offer_trade(partner=p2, …)") == ("offer_trade", [("partner", "p2")], True)
 
 
-@pytest.mark.parametrize("name", ["climbers_of_verdon", "tabletop_climber"])
+@pytest.mark.parametrize(
+    "name", ["climbers_of_verdon", "tabletop_climber", "pluvionauts", "k2", "caravan_conquest"]
+)
 def test_why_agrees_with_the_legal_actions_at_random_positions(name: str) -> None:
     """Every legal action is said to be legal; an action legal elsewhere is said legal here only if it is."""
-    game = meeple.load(name, players=3)
+    game = meeple.load(name, players=3)  # every seed game takes three
     rng = random.Random(4)
     state = game.new_game(seed=4)
     seen: list[meeple.Action] = []
