@@ -215,9 +215,8 @@ class _Walk:
         self.b: dict[str, Any] = {"me": offer.player, **offer.bound}
         self.explainer = Explainer(s)
         self.spec = (s.game.rules.get("actions") or {}).get(a.name) or {}
-        self.unpaid: Why | None = (
-            None  # a cost the player cannot pay: the walk goes on, to say what else fails
-        )
+        # A cost the player cannot pay: the walk goes on, to say what else fails.
+        self.unpaid: Why | None = None
 
     def run(self, pairs: list[tuple[str, str]], typed: dict[str, Any] | None, partial: bool) -> Why:
         found = self.walk(pairs, typed, partial)

@@ -119,10 +119,12 @@ class Session:
             self.marks.append(Mark(self.state.clone(), rngs, len(self.actions)))
         self.write(self.position())
         legal = self.state.legal_actions()
-        choices, depth = legal, 0
+        choices, depth, listed = legal, 0, False
         while True:
             options = menu(choices, depth)
-            self.write(self.listing(options))
+            if not listed:  # the list again only when it changed; a message alone re-prompts
+                self.write(self.listing(options))
+                listed = True
             line = self.ask()
             if not line:
                 continue
@@ -134,20 +136,21 @@ class Session:
                 label, group, level = options[k - 1]
                 if len(group) == 1:
                     return self.take(group[0])
-                choices, depth = group, level
+                choices, depth, listed = group, level, False
                 continue
             word, _, rest = line.partition(" ")
             command = COMMANDS.get(word.lower())
             if command is not None:
                 if command(self, rest.strip()):
                     return  # the position changed (undo)
-                if word.lower() == "back":
-                    choices, depth = legal, 0
+                if word.lower() in ("back", "show"):
+                    choices, depth, listed = legal, 0, False
                 continue
             picked = [a for a in legal if _same(str(a), line)]
             if picked:
                 return self.take(picked[0])
-            self.write(f"'{line}' is neither a choice nor a command (type help); try `why {line}`.")
+            tip = f"; `why {line}` says why it is not legal" if "(" in line else ""
+            self.write(f"'{line}' is neither a choice nor a command (type help){tip}.")
 
     def ask(self) -> str:
         try:

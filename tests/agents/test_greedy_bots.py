@@ -158,7 +158,7 @@ def greedy_sole_wins(name: str, players: int, games: int, options: dict[str, obj
 
 # (game, players, games, options): small enough to run in every test session.
 FAST = [
-    ("climbers_of_verdon", 2, 8, {}),
+    ("climbers_of_verdon", 2, 12, {}),
     ("tabletop_climber", 3, 12, {}),
     ("pluvionauts", 2, 12, {}),
     ("k2", 2, 12, {}),

@@ -196,3 +196,9 @@ def test_play_command_rejects_a_seat_that_does_not_exist(capsys: pytest.CaptureF
 def test_play_command_rejects_the_wrong_number_of_bots(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "climbers_of_verdon", "--players", "4", "--agents", "greedy,random"]) == 2
     assert "2 agents given for 3 bots" in capsys.readouterr().err
+
+
+def test_play_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: meeple play") and "--seat N" in out and "--agents" in out

@@ -89,3 +89,9 @@ def test_a_step_beyond_the_saved_game_is_a_usage_error(
 ) -> None:
     assert main(["why", GAME, "--state", str(saved), "--step", "999999", "end_turn"]) == 2
     assert "has only" in capsys.readouterr().err
+
+
+def test_why_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: meeple why") and "--state FILE" in out and "--step N" in out
