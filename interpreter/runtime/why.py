@@ -192,10 +192,24 @@ def why(s: Any, action: Action | str) -> Why:
     if any(_norm(str(a)) == _norm(text) for a in s.legal_actions()):
         return Why(text, me, "legal", f"{text} is legal for {me} now")
     if name not in offer.names and name not in offer.words:
-        return Why(text, me, "not-offered", f"{text} is not offered to {me} now: {offer.described}")
+        headline = f"{text} is not offered to {me} now: {offer.described}"
+        return Why(text, me, "not-offered", headline, [offered_where(game, name)])
     if name not in game.actions:  # an offered word with nothing else legal
         return Why(text, me, "not-offered", f"{text} is not offered now: nothing else is legal either")
     return _Walk(s, game.actions[name], offer, text).run(pairs, typed, partial)
+
+
+def offered_where(game: Any, name: str) -> str:
+    """Where in the flow an action is offered, or that it comes only when granted."""
+    places = [
+        f"phase '{ph.name}', step {i + 1}"
+        for ph in game.phases
+        for i, st in enumerate(ph.steps)
+        if name in st.actions or name == st.until
+    ]
+    if not places:
+        return f"{name} is never offered by a step: an effect grants it"
+    return f"{name} is offered in " + "; ".join(places)
 
 
 def check_names(a: ActionDef, keys: list[str]) -> None:

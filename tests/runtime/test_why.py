@@ -77,6 +77,7 @@ def test_an_action_the_step_does_not_offer_names_the_step_and_what_it_offers(hut
     answer = huts.new_game(seed=1).why("build(cell=b1)")
     assert answer.kind == "not-offered" and not answer.legal
     assert answer.headline.endswith("is not offered to p1 now: phase 'main', step 1 offers gather")
+    assert answer.because == ["build is offered in phase 'main', step 2"]
 
 
 def test_a_value_outside_the_domain_lists_the_values_there_are(huts: meeple.Game) -> None:
