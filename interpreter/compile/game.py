@@ -463,6 +463,7 @@ class GameCompiler:
             effect,
             bool(spec.get("stepwise")),
             fast,
+            tuple(tuple(c) for c in check_nodes),
         )
 
     def flow(self) -> tuple[PhaseDef, ...]:
@@ -559,6 +560,14 @@ class GameCompiler:
             reads = tuple(sorted(self.expand_reads(self.ex.reads)))
             awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
+
+    def bots(self) -> dict[str, Fn]:
+        """Each bot's evaluation of a position for player `p` (`bots: {greedy: {eval: …}}`)."""
+        found = {}
+        for name, spec in (self.data.get("bots") or {}).items():
+            if isinstance(spec, dict) and "eval" in spec:
+                found[str(name)] = self.ex.compile(spec["eval"], ("bots", name, "eval"), {"p": "player"})
+        return found
 
     def tiebreak(self) -> tuple[Fn, ...]:
         """Expressions on `p` compared in order between players tied on score; the highest wins."""
@@ -694,7 +703,7 @@ class GameCompiler:
         setup = self.st.block(d.get("setup"), ("setup",), {})
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
-        zones, tiebreak = self.zones(), self.tiebreak()
+        zones, tiebreak, bots = self.zones(), self.tiebreak(), self.bots()
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         if self.coverage is not None:
@@ -725,6 +734,8 @@ class GameCompiler:
             defs=self.defs,
             index=self.index,
             require=require,
+            bots=bots,
+            rules=d,
         )
         return game
 

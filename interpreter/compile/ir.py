@@ -31,6 +31,7 @@ class ActionDef:
     effect: Block
     stepwise: bool = False
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
+    check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -151,5 +152,7 @@ class GameDef:
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
     # Defs whose results are kept from one decision to the next: (the parts of a state they read, names).
     kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    bots: dict[str, Fn] = field(default_factory=dict)  # bot name -> its evaluation of a position for `p`
+    rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.
     piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)

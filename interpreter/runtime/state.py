@@ -131,6 +131,12 @@ class State(Effects):
         self._kept = {}
         self._kept_stamps = [None] * len(self.game.kept_defs)
 
+    def why(self, action: Action | str) -> Any:
+        """Why `action` is legal or not for the player deciding now (a `meeple.runtime.why.Why`)."""
+        from meeple.runtime.why import why
+
+        return why(self, action)
+
     def view(self, player: int) -> State:
         from meeple.runtime.view import view
 

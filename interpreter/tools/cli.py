@@ -1,4 +1,4 @@
-"""The `meeple` command line: check, run, simulate, replay, explain, render and schema."""
+"""The `meeple` command line: check, run, simulate, replay, why, play, explain, render and schema."""
 
 from __future__ import annotations
 
@@ -454,6 +454,18 @@ def write_output(svg: str, output: str) -> int:
     return OK
 
 
+def cmd_why(args: argparse.Namespace) -> int:
+    from meeple.tools.why import cmd_why as run
+
+    return run(args)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from meeple.tools.play import cmd_play as run
+
+    return run(args)
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     if args.diff and not (game.source is not None and len(game.source.chain) > 1):
@@ -650,12 +662,47 @@ def add_replay(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_why(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    p.add_argument("action", metavar="ACTION", help="the action, as printed: 'build_rope(path=c0-c4)'")
+    p.add_argument(
+        "--state",
+        metavar="FILE",
+        help="a game saved by `meeple run --save` (replayed to its end) or a state saved as JSON; "
+        "default: the start of a new game",
+    )
+    p.add_argument(
+        "--step", type=at_least(0), metavar="N", help="replay only the first N actions of the saved game"
+    )
+    p.add_argument("-s", "--seed", type=int, default=1, help="seed of a new game (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+
+
+def add_person(p: argparse.ArgumentParser) -> None:
+    add_game(p)
+    p.add_argument(
+        "--seat", type=positive_int, default=1, metavar="N", help="your seat (default: %(default)s)"
+    )
+    p.add_argument("-s", "--seed", type=int, default=1, help="random seed (default: %(default)s)")
+    p.add_argument(
+        "-a",
+        "--agents",
+        type=agent_list,
+        default="random",
+        metavar="A[,A…]",
+        help=f"the bots: one for every other seat, or one per other seat: {', '.join(AGENTS)} "
+        "(default: %(default)s)",
+    )
+
+
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None]]] = {
     "check": (cmd_check, "report every problem in rule files", add_check),
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
     "replay": (cmd_replay, "re-run a saved game, verify its final state, write it as a web page", add_replay),
+    "play": (cmd_play, "play a game in the terminal against bots", add_person),
+    "why": (cmd_why, "say why an action is or is not legal at a position", add_why),
     "explain": (
         cmd_explain,
         "show a game's compiled flow and action table, options or variant diff",

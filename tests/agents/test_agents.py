@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -29,6 +30,9 @@ class FakeState:
         self.rng = random.Random(seed)
         self.draws: list[float] = []
         self.clones = 0
+        self.game = SimpleNamespace(bots={})  # no `bots:` section: the greedy agent goes by the score
+        self.turn_no = 1
+        self.stack: list[dict[str, object]] = []
 
     def clone(self) -> FakeState:
         self.clones += 1

@@ -80,6 +80,7 @@ def test_every_section_of_a_rule_file_is_described_by_the_schema() -> None:
         "metrics",
         "standing",
         "render",
+        "bots",
         "extends",
         "remove",
         "doc",
