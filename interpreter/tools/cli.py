@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import meeple
-from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
+from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agent, make_agents, play_game, split_specs
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, IllegalActionError, RulesError
 from meeple.tools.explain import explain
@@ -107,13 +107,16 @@ def option_pair(text: str) -> tuple[str, Any]:
 
 
 def agent_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in AGENTS]
-    if not names or unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown agent '{unknown[0] if unknown else text}' (known: {', '.join(AGENTS)})"
-        )
-    return names
+    """Comma-separated agent specs, each a known agent with options it has (`mcts:iterations=50,random`)."""
+    try:
+        specs = split_specs(text)
+        if not specs:
+            raise ValueError(f"no agent in '{text}' (known: {', '.join(AGENTS)})")
+        for spec in specs:
+            make_agent(spec)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return specs
 
 
 # ---------------------------------------------------------------- shared steps
@@ -441,7 +444,8 @@ def build_parser() -> argparse.ArgumentParser:
 HELP = {
     "game": "a rule file, or the name of a seed game such as climbers_of_verdon",
     "option": "set a game option, e.g. -o target_vp=10 (repeatable)",
-    "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)} (default: %(default)s)",
+    "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)}, options after colons, "
+    "e.g. mcts:iterations=100:depth=20,random (default: %(default)s)",
     "max-actions": "give up on a game after N actions (default: %(default)s)",
     "format": "text with source lines (default), a JSON list, or GitHub Actions annotations",
     "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
