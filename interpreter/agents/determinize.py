@@ -2,9 +2,9 @@
 
 `determinize(state, player, rng)` uses `state.view(player).determinize(rng)` when views offer it. Otherwise
 (`Determinizer`) it samples the hidden cards itself: the zones the player cannot see (those its view reduces
-to a count) are joined into pools of zones that can hold the same cards — zones sharing a card name now,
-or a card name of their starting fill (so a hand is pooled with the deck its cards came from) — and each
-pool's cards are shuffled and dealt back, every zone keeping its size. The player's own hand, the open zones
+to a count) are joined into pools of zones that can hold the same cards (`hidden_pools`: the other players'
+hands, a hand with the deck its cards came from), and each pool's cards are shuffled and dealt back, every
+zone keeping its size. The player's own hand, the open zones
 and the board stay as they are. Decks hold no order (a draw samples at draw time), so a fresh random
 generator for the sample is what makes the future draws and dice unknown.
 """
@@ -86,16 +86,16 @@ def hidden_keys(state: State, player: int) -> list[str]:
 
 
 def hidden_pools(state: State, player: int) -> list[tuple[list[str], list[tuple[str, int]]]]:
-    """The hidden zones joined into pools that can exchange cards; each pool as (its cards, [(zone, size)])."""
+    """The hidden zones joined into pools that can exchange cards; each pool as (its cards, [(zone, size)]).
+
+    Two hidden zones are joined when they are one per-player zone of different players (their hands),
+    or when one is a face-down pile and every card of the other could have come from it (the pile's
+    starting fill or its present cards hold them all): a hand dealt from a deck is pooled with that deck.
+    """
     keys = hidden_keys(state, player)
     if not keys:
         return []
     defs = {z.name: z for z in state.game.zones}
-    names: dict[str, set[str]] = {}
-    for key in keys:
-        zone = defs.get(key.partition("#")[0])
-        start = zone.starting_cards(key) if zone is not None else {}
-        names[key] = set(state.zones[key]) | set(start)
     parent = {key: key for key in keys}
 
     def root(key: str) -> str:
@@ -104,11 +104,23 @@ def hidden_pools(state: State, player: int) -> list[tuple[list[str], list[tuple[
             key = parent[key]
         return key
 
-    first_holder: dict[str, str] = {}
+    def join(a: str, b: str) -> None:
+        parent[root(a)] = root(b)
+
+    family: dict[str, str] = {}
     for key in keys:
-        for card in sorted(names[key]):
-            other = first_holder.setdefault(card, key)
-            parent[root(key)] = root(other)
+        zone = defs.get(key.partition("#")[0])
+        if zone is not None and zone.per_player:
+            join(key, family.setdefault(zone.name, key))
+    piles = []
+    for key in keys:
+        zone = defs.get(key.partition("#")[0])
+        if zone is not None and zone.visibility == "hidden":
+            piles.append((key, set(zone.starting_cards(key)) | set(state.zones[key])))
+    for key in keys:
+        for pile, could_hold in piles:
+            if pile != key and set(state.zones[key]) <= could_hold:
+                join(key, pile)
     groups: dict[str, list[str]] = {}
     for key in keys:
         groups.setdefault(root(key), []).append(key)

@@ -10,6 +10,9 @@ node can therefore differ between samples; selection picks among those legal in 
 exploration term counts the samples in which it was available (the ISMCTS rule), which is plain UCT when
 nothing is random or hidden.
 
+The hidden cards sampled by the fallback determinizer can now and then make a deal the rules cannot play on
+from (a card somewhere no rule expects it); such an iteration is dropped and counted in `last_failed`.
+
 An iteration walks down the tree by UCB, adds one node, plays uniformly random actions to the end (or for
 `depth` actions, then scores the position by rank, see `outcome`), and adds each player's reward to every
 node on the path. A node's value is judged for the player who chose the action that leads to it. The
@@ -25,6 +28,7 @@ import time
 from collections.abc import Sequence
 
 from meeple.agents.determinize import Determinizer
+from meeple.compile.expressions import RuleRuntimeError
 from meeple.runtime.state import State
 from meeple.values import Action
 
@@ -72,6 +76,7 @@ class MCTSAgent:
         self.iterations, self.seconds, self.depth = iterations, seconds, depth
         self.c, self.determinize = float(c), determinize
         self.last_iterations = 0  # how many iterations the last search ran
+        self.last_failed = 0  # how many of them were dropped: a determinization the rules could not run
         self.last_method = ""  # how the last search sampled its root: clone, sampled or view.determinize
 
     def choose(self, state: State, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -84,16 +89,19 @@ class MCTSAgent:
         self.last_method = "clone" if sampler is None else sampler.method
         root = Node(players)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
+        done = failed = 0
         while done < self.iterations if deadline is None else (done == 0 or time.perf_counter() < deadline):
             if sampler is None:
                 sample = state.clone()
                 sample.rng = random.Random(rng.getrandbits(64))
+                self.iterate(root, sample, players, rng)
             else:
-                sample = sampler.sample(rng)
-            self.iterate(root, sample, players, rng)
+                try:
+                    self.iterate(root, sampler.sample(rng), players, rng)
+                except (RuleRuntimeError, RuntimeError):
+                    failed += 1  # a deal the rules cannot go on from: the iteration is dropped
             done += 1
-        self.last_iterations = done
+        self.last_iterations, self.last_failed = done, failed
         return self.best(root, legal)
 
     def hides_cards(self, state: State) -> bool:
@@ -110,15 +118,15 @@ class MCTSAgent:
             if not legal:
                 break
             mover = int(s.to_move)  # type: ignore[arg-type]
-            untried = [a for a in legal if a not in node.children]
+            untried = [a for a in legal if a not in node.children or not node.children[a].visits]
             for a in legal:
                 child = node.children.get(a)
                 if child is not None:
                     child.available += 1
             if untried:
                 action = untried[rng.randrange(len(untried))]
-                child = node.children[action] = Node(players)
-                child.available = 1
+                child = node.children.setdefault(action, Node(players))
+                child.available = max(child.available, 1)
                 s.apply(action)
                 path.append(child)
                 break

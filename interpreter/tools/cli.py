@@ -364,6 +364,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         max_actions=args.max_actions,
         workers=args.workers,
+        rotate=args.rotate,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
     return OK
@@ -513,6 +514,13 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="play the games in N processes (the report is the same; default: %(default)s)",
+    )
+    p.add_argument(
+        "--rotate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="turn the seats by one place from game to game, so every agent plays every seat equally often "
+        "over a multiple of the player count (default: on when the agents differ)",
     )
 
 

@@ -19,6 +19,7 @@ from meeple.api import Game
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
+from meeple.tools.tournament import AgentResult, agent_results, format_agents, seating
 
 
 @dataclass
@@ -70,6 +71,8 @@ class Report:
     never_taken: list[str]
     pseudo_actions: list[str]
     seconds: float = field(default=0.0)
+    rotated: bool = False
+    by_agent: list[AgentResult] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,6 +99,7 @@ class _Played:
     actions: int
     turns: int
     used: tuple[str, ...]
+    seating: tuple[str, ...] = ()
 
 
 def simulate(
@@ -106,8 +110,12 @@ def simulate(
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
     workers: int = 1,
+    rotate: bool | None = None,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
+
+    With `rotate` (the default when the agents differ) the seats turn by one place from one seed to the
+    next, so each agent plays each seat equally often over a multiple of `players` games.
 
     With `workers` > 1 the games are shared out among that many processes; each game depends only on its
     seed and the games are tallied in seed order, so the report is the same whatever the number of workers.
@@ -115,23 +123,40 @@ def simulate(
     if n < 1:
         raise ValueError("simulate needs at least one game")
     names = list(agents) * game.players if len(agents) == 1 else list(agents)
+    rotate = len(set(names)) > 1 if rotate is None else rotate
     tally = _Tally()
+    records: list[_Played] = []
     started = time.perf_counter()
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
     with bar:
-        for played in _play_all(game, range(seed, seed + n), names, max_actions, workers, bar.update):
+        for played in _play_all(game, range(seed, seed + n), names, max_actions, workers, bar.update, rotate):
             _count(tally, played)
-    return _report(game, n, seed, names, tally, time.perf_counter() - started)
+            records.append(played)
+    report = _report(game, n, seed, names, tally, time.perf_counter() - started)
+    _add_agents(report, records, rotate)
+    return report
 
 
-def _play_one(game: Game, seed: int, names: list[str], max_actions: int) -> _Played:
-    state, actions = play_game(game, seed, make_agents(names, game.players), max_actions=max_actions)
+def _add_agents(report: Report, records: Sequence[_Played], rotate: bool) -> None:
+    """Each agent's results over the seats it took; with rotated seats, the seat table names no agent."""
+    report.rotated = rotate
+    report.by_agent = agent_results((p.seating, p.winners, p.scores) for p in records)
+    if rotate:
+        for seat in report.seats:
+            seat.agent = "rotated"
+        report.wins_by_agent = {r.agent: r.wins for r in report.by_agent}
+
+
+def _play_one(game: Game, seed: int, names: list[str], max_actions: int, rotate: bool = False) -> _Played:
+    sitting = seating(names, seed, rotate)
+    state, actions = play_game(game, seed, make_agents(sitting, game.players), max_actions=max_actions)
     return _Played(
         winners=tuple(int(w) for w in state.winners or ()),
         scores={int(p): v for p, v in state.scores.items()},
         actions=len(actions),
         turns=state.turn_no,
         used=tuple(a.name for a in actions if not a.partial),
+        seating=sitting,
     )
 
 
@@ -153,16 +178,18 @@ def _count(tally: _Tally, played: _Played) -> None:
 _WORKER_GAME: Game | None = None
 
 
-def _play_chunk(seeds: range, names: list[str], max_actions: int) -> list[_Played]:
+def _play_chunk(seeds: range, names: list[str], max_actions: int, rotate: bool = False) -> list[_Played]:
     assert _WORKER_GAME is not None
-    return [_play_one(_WORKER_GAME, s, names, max_actions) for s in seeds]
+    return [_play_one(_WORKER_GAME, s, names, max_actions, rotate) for s in seeds]
 
 
-def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, workers: int, done: Any) -> Any:
+def _play_all(
+    game: Game, seeds: range, names: list[str], max_actions: int, workers: int, done: Any, rotate: bool = False
+) -> Any:
     """Each game's result in seed order, from this process or from `workers` forked ones."""
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for s in seeds:
-            yield _play_one(game, s, names, max_actions)
+            yield _play_one(game, s, names, max_actions, rotate)
             done(1)
         return
     global _WORKER_GAME
@@ -172,7 +199,7 @@ def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, work
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, chunk, names, max_actions) for chunk in chunks]
+            futures = [pool.submit(_play_chunk, chunk, names, max_actions, rotate) for chunk in chunks]
             for future in futures:  # in seed order; the pool works ahead
                 results = future.result()
                 done(len(results))
@@ -248,9 +275,8 @@ def format_report(r: Report) -> str:
         for s in r.seats
     ]
     lines.append(f"  shared wins: {r.shared_wins}   no winner: {r.no_winner}")
-    if len(r.wins_by_agent) > 1:
-        lines += ["", "Wins by agent"]
-        lines += [f"  {name:<10} {wins:>6}" for name, wins in r.wins_by_agent.items()]
+    agents = format_agents(r.by_agent, r.rotated)
+    lines += [""] + agents if agents else []
     lines += ["", "Game length"]
     for label, spread in (("actions", r.actions), ("turns", r.turns)):
         lines.append(f"  {label:<8} mean {spread.mean:>8.1f}   min {spread.min:>6}   max {spread.max:>6}")
