@@ -14,7 +14,7 @@ The hidden cards sampled by the fallback determinizer can now and then make a de
 from (a card somewhere no rule expects it); such an iteration is dropped and counted in `last_failed`.
 
 An iteration walks down the tree by UCB, adds one node, plays uniformly random actions to the end (or for
-`depth` actions, then scores the position by rank, see `outcome`), and adds each player's reward to every
+`depth` actions, then ranks the players by the game's estimate or score, see `outcome`), and adds each player's reward to every
 node on the path. A node's value is judged for the player who chose the action that leads to it. The
 reward of a finished game is each player's win share: 1/k to each of k winners, nothing to the others; a
 game with no winner counts as a draw among all players (a loss in a one-player game).
@@ -179,7 +179,7 @@ class MCTSAgent:
 def outcome(s: State, players: int) -> list[float]:
     """Each player's reward: win shares of a finished game, else a share by rank of the current scores.
 
-    Ranked by score, a player earns one point for each player behind it and half a point for each tied
+    Ranked by the game's `scoring.estimate` (its score when it has none), a player earns one point for each player behind it and half a point for each tied
     with it, scaled so the shares add up to 1 (two players: 1 ahead, 1/2 level, 0 behind). An unfinished
     one-player game is worth 1/2.
     """
@@ -193,7 +193,8 @@ def outcome(s: State, players: int) -> list[float]:
         return reward
     if players == 1:
         return [0.5]
-    scores = [s.scores[p] for p in s.players]
+    estimate = s.game.estimate
+    scores = list(s.scores.values()) if estimate is None else [estimate(s, {"p": p}) for p in s.players]
     pairs = players * (players - 1) / 2
     return [
         sum(1.0 if mine > other else 0.5 if mine == other else 0.0 for other in scores) / pairs - 0.5 / pairs

@@ -580,6 +580,11 @@ class GameCompiler:
             awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
 
+    def estimate(self) -> Fn | None:
+        """`scoring.estimate`, an expression on `p` that search bots rank players by mid-game."""
+        spec = (self.data.get("scoring") or {}).get("estimate")
+        return None if spec is None else self.ex.compile(spec, ("scoring", "estimate"), {"p": "player"})
+
     def tiebreak(self) -> tuple[Fn, ...]:
         """Expressions on `p` compared in order between players tied on score; the highest wins."""
         spec = (self.data.get("scoring") or {}).get("tiebreak")
@@ -712,7 +717,7 @@ class GameCompiler:
         setup = self.st.block(d.get("setup"), ("setup",), {})
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
-        zones, tiebreak = self.zones(), self.tiebreak()
+        zones, tiebreak, estimate = self.zones(), self.tiebreak(), self.estimate()
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         game = GameDef(
@@ -734,6 +739,7 @@ class GameCompiler:
             zones=zones,
             supply=supply,
             tiebreak=tiebreak,
+            estimate=estimate,
             metrics=metrics,
             standing=standing,
             render=dict(d.get("render") or {}),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -117,6 +118,8 @@ def test_bad_options_are_refused(options: dict[str, object]) -> None:
 class Ended:
     def __init__(self, winners: list[int] | None, scores: list[int], over: bool = True) -> None:
         self.is_over = over
+        self.game = self  # a stand-in for the game definition, with no estimate
+        self.estimate = None
         self.winners = None if winners is None else [Player(w) for w in winners]
         self.players = [Player(i) for i in range(len(scores))]
         self.scores = dict(zip(self.players, scores, strict=True))
@@ -184,3 +187,57 @@ def test_ismcts_determinizes_even_an_open_game(tic_tac_toe: meeple.Game) -> None
     plain = MCTSAgent(iterations=5)
     plain.choose(state, state.legal_actions(), random.Random(0))
     assert plain.last_method == "clone"
+
+
+# ---------------------------------------------------------------- scoring.estimate
+
+ESTIMATE = """
+game:
+  name: Tiny
+  players: {min: 2, max: 3}
+components:
+  resources: [gem]
+actions:
+  take: {effect: [gain 1 gem]}
+  wait: {effect: []}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [take, wait]}]
+scoring:
+  score: "0"
+  estimate: "ESTIMATE"
+"""
+
+
+def tiny(tmp_path: Path, estimate: str) -> Path:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(ESTIMATE.replace("ESTIMATE", estimate), encoding="utf-8")
+    return path
+
+
+def test_an_unfinished_game_is_ranked_by_its_estimate_when_it_has_one(tmp_path: Path) -> None:
+    path = tiny(tmp_path, "p.gem")
+    assert meeple.check(path) == []
+    state = meeple.load(path, players=2).new_game(seed=1)
+    state.apply("take").apply("wait")
+    assert not state.is_over and state.scores == {Player(0): 0, Player(1): 0}
+    assert outcome(state, 2) == [1.0, 0.0]
+
+
+def test_a_bad_estimate_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    path = tiny(tmp_path, "p.diamonds")
+    line = path.read_text(encoding="utf-8").splitlines().index('  estimate: "p.diamonds"') + 1
+    problems = meeple.check(path)
+    assert problems and problems[0].span is not None and problems[0].span.line == line
+    assert "diamonds" in problems[0].message
+
+
+def test_k2_estimates_the_climb_that_its_score_cannot_see() -> None:
+    game = meeple.load("k2", players=2)
+    state = game.new_game(seed=1)
+    estimate = game.definition.estimate
+    assert estimate is not None
+    start = [estimate(state, {"p": p}) for p in state.players]
+    assert start == [10 * state.scores[p] for p in state.players]  # both climbers at the base
