@@ -140,7 +140,7 @@ def simulate(
 def _add_agents(report: Report, records: Sequence[_Played], rotate: bool) -> None:
     """Each agent's results over the seats it took; with rotated seats, the seat table names no agent."""
     report.rotated = rotate
-    report.by_agent = agent_results((p.seating, p.winners, p.scores) for p in records)
+    report.by_agent = agent_results(((p.seating, p.winners, p.scores) for p in records), report.agents)
     if rotate:
         for seat in report.seats:
             seat.agent = "rotated"

@@ -17,7 +17,9 @@ def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     scale = 1 + z * z / n
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+    low = 0.0 if wins <= 0 else max(0.0, (centre - spread) / scale)  # exact at the ends, where rounding
+    high = 1.0 if wins >= n else min(1.0, (centre + spread) / scale)  # would leave p itself outside
+    return min(low, p), max(high, p)
 
 
 def seating(names: Sequence[str], seed: int, rotate: bool) -> tuple[str, ...]:
@@ -47,10 +49,11 @@ class AgentResult:
 
 def agent_results(
     games: Iterable[tuple[Sequence[str], Sequence[int], dict[int, float]]],
+    order: Sequence[str] = (),
 ) -> list[AgentResult]:
     """Each agent's results from per-game records (who sat where, the winning seats, the seats' scores),
-    in the order the agents first sit down. An agent in several seats of one game counts each seat."""
-    seats: dict[str, int] = {}
+    the agents of `order` first, in that order. An agent in several seats of one game counts each seat."""
+    seats: dict[str, int] = dict.fromkeys(order, 0)
     wins: dict[str, int] = {}
     shared: dict[str, int] = {}
     share: dict[str, float] = {}
@@ -66,6 +69,8 @@ def agent_results(
                 share[agent] = share.get(agent, 0.0) + 1 / len(winners)
     results = []
     for agent, n in seats.items():
+        if not n:
+            continue
         low, high = wilson(wins.get(agent, 0), n)
         results.append(
             AgentResult(
