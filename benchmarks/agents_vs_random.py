@@ -25,11 +25,11 @@ from meeple.tools.tournament import AgentResult, wilson
 
 # Each seed game at a player count, and the MCTS budget that finishes in a few minutes on a slow machine.
 GAMES: dict[str, tuple[int, str]] = {
-    "k2": (2, "mcts:iterations=20:depth=8"),
-    "tabletop_climber": (3, "mcts:iterations=20:depth=8"),
-    "caravan_conquest": (2, "mcts:iterations=20:depth=8"),
-    "climbers_of_verdon": (2, "mcts:iterations=20:depth=8"),
     "pluvionauts": (2, "mcts:iterations=20:depth=8"),
+    "caravan_conquest": (2, "mcts:iterations=20:depth=8"),
+    "tabletop_climber": (3, "mcts:iterations=20:depth=8"),
+    "climbers_of_verdon": (2, "mcts:iterations=20:depth=8"),
+    "k2": (2, "mcts:iterations=40:depth=10"),
 }
 
 

@@ -102,7 +102,7 @@ class MCTSAgent:
                     failed += 1  # a deal the rules cannot go on from: the iteration is dropped
             done += 1
         self.last_iterations, self.last_failed = done, failed
-        return self.best(root, legal)
+        return self.best(root, legal, int(me), rng)
 
     def hides_cards(self, state: State) -> bool:
         if self.determinize == "auto":
@@ -165,15 +165,28 @@ class MCTSAgent:
         return outcome(s, players)
 
     @staticmethod
-    def best(root: Node, legal: Sequence[Action]) -> Action:
-        """The most visited legal action at the root (the first in `legal` of equals)."""
-        best, most = legal[0], -1
+    def best(root: Node, legal: Sequence[Action], me: int, rng: random.Random) -> Action:
+        """The most visited legal action at the root; among equals, the best mean for `me`, then `rng`.
+
+        Drawing among equals keeps a search that sees no difference from always taking the first action
+        offered (which can be a trade that is undone and made again for ever)."""
+        best: list[Action] = []
+        top = (-1, -math.inf)
         for a in legal:
             child = root.children.get(a)
-            visits = child.visits if child is not None else 0
-            if visits > most:
-                best, most = a, visits
-        return best
+            key = (
+                (0, -math.inf)
+                if child is None or not child.visits
+                else (
+                    child.visits,
+                    child.reward[me] / child.visits,
+                )
+            )
+            if key > top:
+                best, top = [a], key
+            elif key == top:
+                best.append(a)
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
 def outcome(s: State, players: int) -> list[float]:
