@@ -34,9 +34,9 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
 class Determinizer:
     """The hidden cards of one decision, found once, then dealt anew for each sample."""
 
-    def __init__(self, state: State, player: int) -> None:
+    def __init__(self, state: State, player: int, use_view: bool = True) -> None:
         self.state, self.player = state, player
-        self.from_view = _view_determinize(state, player)
+        self.from_view = _view_determinize(state, player) if use_view else None
         self.pools: list[tuple[list[str], list[tuple[str, int]]]] = []
         if self.from_view is None:
             self.pools = hidden_pools(state, player)
