@@ -44,7 +44,9 @@ def pct(low: float, high: float) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=20, help="games per seed game (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="first seed (default: %(default)s)")
     parser.add_argument("--only", default="", help="comma-separated seed games (default: all)")
@@ -52,8 +54,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (default: %(default)s)")
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(GAMES)
-    print(f"{'game':<20} {'agent':<28} {'wins':>9} {'95% interval':>14} {'shared':>6}  "
-          f"{'random baseline':>22}  {'margin':<11} time")
+    print(
+        f"{'game':<20} {'agent':<28} {'wins':>9} {'95% interval':>14} {'shared':>6}  "
+        f"{'random baseline':>22}  {'margin':<11} time"
+    )
     for name in names:
         players, spec = GAMES[name]
         spec = args.agent or spec

@@ -14,10 +14,11 @@ The hidden cards sampled by the fallback determinizer can now and then make a de
 from (a card somewhere no rule expects it); such an iteration is dropped and counted in `last_failed`.
 
 An iteration walks down the tree by UCB, adds one node, plays uniformly random actions to the end (or for
-`depth` actions, then ranks the players by the game's estimate or score, see `outcome`), and adds each player's reward to every
-node on the path. A node's value is judged for the player who chose the action that leads to it. The
-reward of a finished game is each player's win share: 1/k to each of k winners, nothing to the others; a
-game with no winner counts as a draw among all players (a loss in a one-player game).
+`depth` actions, then ranks the players by the game's estimate or score, see `outcome`), and adds each
+player's reward to every node on the path. A node's value is judged for the player who chose the action
+that leads to it. The reward of a finished game is each player's win share: 1/k to each of k winners,
+nothing to the others; a game with no winner counts as a draw among all players (a loss in a one-player
+game).
 """
 
 from __future__ import annotations
@@ -192,9 +193,9 @@ class MCTSAgent:
 def outcome(s: State, players: int) -> list[float]:
     """Each player's reward: win shares of a finished game, else a share by rank of the current scores.
 
-    Ranked by the game's `scoring.estimate` (its score when it has none), a player earns one point for each player behind it and half a point for each tied
-    with it, scaled so the shares add up to 1 (two players: 1 ahead, 1/2 level, 0 behind). An unfinished
-    one-player game is worth 1/2.
+    Ranked by the game's `scoring.estimate` (its score when it has none), a player earns one point for each
+    player behind it and half a point for each tied with it, scaled so the shares add up to 1 (two players:
+    1 ahead, 1/2 level, 0 behind). An unfinished one-player game is worth 1/2.
     """
     if s.is_over:
         winners = s.winners or []

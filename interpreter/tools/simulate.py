@@ -184,7 +184,13 @@ def _play_chunk(seeds: range, names: list[str], max_actions: int, rotate: bool =
 
 
 def _play_all(
-    game: Game, seeds: range, names: list[str], max_actions: int, workers: int, done: Any, rotate: bool = False
+    game: Game,
+    seeds: range,
+    names: list[str],
+    max_actions: int,
+    workers: int,
+    done: Any,
+    rotate: bool = False,
 ) -> Any:
     """Each game's result in seed order, from this process or from `workers` forked ones."""
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():

@@ -97,9 +97,10 @@ def format_agents(results: Sequence[AgentResult], rotated: bool) -> list[str]:
         f"  {'agent':<24} {'seats':>6} {'wins':>6} {'%':>7}  {'95% interval':<15} {'shared':>7} "
         f"{'win share':>9} {'mean score':>11}",
     ]
-    lines += [
-        f"  {r.agent:<24} {r.seats:>6} {r.wins:>6} {r.win_pct:>6.1f}%  "
-        f"{f'{r.low_pct:.1f}-{r.high_pct:.1f}%':<15} {r.shared_wins:>7} {r.win_share:>9.2f} {r.mean_score:>11.2f}"
-        for r in results
-    ]
+    for r in results:
+        interval = f"{r.low_pct:.1f}-{r.high_pct:.1f}%"
+        lines.append(
+            f"  {r.agent:<24} {r.seats:>6} {r.wins:>6} {r.win_pct:>6.1f}%  {interval:<15} "
+            f"{r.shared_wins:>7} {r.win_share:>9.2f} {r.mean_score:>11.2f}"
+        )
     return lines

@@ -87,7 +87,9 @@ def test_decks_of_different_cards_are_never_pooled() -> None:
         assert sum(key.startswith("encounters#") for key, _ in sizes) <= 1
 
 
-def test_views_that_can_determinize_are_used(monkeypatch: pytest.MonkeyPatch, pluvionauts: meeple.State) -> None:
+def test_views_that_can_determinize_are_used(
+    monkeypatch: pytest.MonkeyPatch, pluvionauts: meeple.State
+) -> None:
     calls: list[Any] = []
 
     class View:

@@ -146,7 +146,16 @@ def test_the_text_report_shows_each_agent_with_its_interval(pig: meeple.Game) ->
 
 def test_the_cli_runs_a_tournament_and_reports_agents_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(
-        ["simulate", "examples/tutorial/pig.yaml", "-n", "2", "--no-progress", "--json", "-a", f"{MCTS},random"]
+        [
+            "simulate",
+            "examples/tutorial/pig.yaml",
+            "-n",
+            "2",
+            "--no-progress",
+            "--json",
+            "-a",
+            f"{MCTS},random",
+        ]
     )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["rotated"] is True
