@@ -1,13 +1,15 @@
 """MCTS against random players in each seed game: win rates with 95% Wilson intervals, run by hand.
 
 One MCTS agent sits at the table with random players, its seat turning from game to game (seat rotation of
-`meeple simulate`), for N games per seed game; the same seeds are also played by random players alone, for
-the rate at which a random player wins from a seat. The MCTS agent beats random with a significant margin
-when the low end of its interval is above the high end of the random baseline's.
+`meeple simulate`), for N games per seed game; random players alone play the same seeds and more, for the
+rate at which a random player wins from a seat. The MCTS agent beats random with a significant margin
+when the low end of its interval is above the high end of the random baseline's (played over more games,
+`--baseline-games`, as random games are cheap).
 
     python benchmarks/agents_vs_random.py                  # every seed game, the default budgets below
     python benchmarks/agents_vs_random.py --games 20 --only k2,pluvionauts --workers 2
     python benchmarks/agents_vs_random.py --agent mcts:iterations=100:depth=20
+    python benchmarks/agents_vs_random.py --only pluvionauts --budget pluvionauts=mcts:iterations=50:depth=6
 
 A win is an outright win; a shared win (several winners) is reported apart and counts as no win here, so a
 game where every random game ends in a tie (K2: both climbers stay at the foot, 2 points each) has a
@@ -34,7 +36,7 @@ GAMES: dict[str, tuple[int, str]] = {
 
 
 def baseline(game: meeple.Game, n: int, seed: int, workers: int) -> tuple[int, int]:
-    """Outright wins of a random player per seat taken, over the same seeds with random players only."""
+    """Outright wins of a random player per seat taken, in `n` games of random players only."""
     report = simulate(game, n, seed, ["random"], workers=workers)
     return sum(s.wins for s in report.seats), n * game.players
 
@@ -52,6 +54,15 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated seed games (default: all)")
     parser.add_argument("--agent", default="", help="one agent spec for every game instead of the budgets")
     parser.add_argument("--workers", type=int, default=1, help="processes (default: %(default)s)")
+    parser.add_argument(
+        "--baseline-games",
+        type=int,
+        default=300,
+        help="random-only games for the baseline, cheap, so its interval is narrow (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--budget", action="append", default=[], metavar="GAME=SPEC", help="the agent for one game (repeatable)"
+    )
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(GAMES)
     print(
@@ -60,13 +71,14 @@ def main() -> None:
     )
     for name in names:
         players, spec = GAMES[name]
-        spec = args.agent or spec
+        budgets = dict(b.split("=", 1) for b in args.budget)
+        spec = budgets.get(name) or args.agent or spec
         game = meeple.load(name, players=players)
         n = max(players, args.games - args.games % players)  # a multiple of the seats: each seat equally
         start = time.perf_counter()
         report = simulate(game, n, args.seed, [spec] + ["random"] * (players - 1), workers=args.workers)
         mcts: AgentResult = report.by_agent[0]
-        base_wins, base_seats = baseline(game, n, args.seed, args.workers)
+        base_wins, base_seats = baseline(game, max(n, args.baseline_games), args.seed, args.workers)
         base_low, base_high = wilson(base_wins, base_seats)
         significant = mcts.low_pct / 100 > base_high
         print(
