@@ -61,7 +61,7 @@ def main() -> None:
         help="random-only games for the baseline, cheap, so its interval is narrow (default: %(default)s)",
     )
     parser.add_argument(
-        "--budget", action="append", default=[], metavar="GAME=SPEC", help="the agent for one game (repeatable)"
+        "--budget", action="append", default=[], metavar="GAME=SPEC", help="one game's agent (repeatable)"
     )
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(GAMES)
