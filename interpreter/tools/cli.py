@@ -266,9 +266,10 @@ def result_record(
 def print_result(state: meeple.State, agents: list[str], n: int, lead: str = "") -> None:
     winners = list(state.winners or [])
     print(f"{lead}Final scores after {plural(n, 'action')} and {plural(state.turn_no, 'turn')}:")
+    width = max([8, *map(len, agents)])  # agent specs with options are longer than a bare name
     for p, score in state.scores.items():
         agent = agents[p] if p < len(agents) else ""
-        print(f"  {p!s:<4} {agent:<8} {score:>4}{'  winner' if p in winners else ''}")
+        print(f"  {p!s:<4} {agent:<{width}} {score:>4}{'  winner' if p in winners else ''}")
     if not winners:
         print("No winner.")
     else:
