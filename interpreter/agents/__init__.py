@@ -7,26 +7,37 @@ from collections.abc import Callable, Sequence
 
 from meeple.agents.base import Agent, GameStalled, GameTooLong, PlayError
 from meeple.agents.greedy import GreedyAgent
+from meeple.agents.mcts import ISMCTSAgent, MCTSAgent
 from meeple.agents.random_agent import RandomAgent
+from meeple.agents.spec import build, split_specs
 from meeple.api import Game
 from meeple.runtime.state import State
 from meeple.values import Action
 
-AGENTS: dict[str, Callable[[], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+    "ismcts": ISMCTSAgent,
+}
 
 MAX_ACTIONS = 200_000
 
 
+def make_agent(spec: str) -> Agent:
+    """The agent an agent spec names: a registry name, with options after colons (`mcts:iterations=50`)."""
+    agent: Agent = build(spec, AGENTS)
+    return agent
+
+
 def make_agents(names: Sequence[str], players: int) -> list[Agent]:
-    """One agent per seat from registry names: a single name fills every seat, otherwise one per seat."""
-    unknown = [n for n in names if n not in AGENTS]
-    if unknown:
-        raise ValueError(f"unknown agent '{unknown[0]}' (known: {', '.join(AGENTS)})")
+    """One agent per seat from agent specs: a single spec fills every seat, otherwise one per seat."""
+    agents = [make_agent(n) for n in names]
     if len(names) == 1:
-        names = list(names) * players
+        return [agents[0]] + [make_agent(names[0]) for _ in range(players - 1)]
     if len(names) != players:
         raise ValueError(f"{len(names)} agents given for {players} players; give one, or one per seat")
-    return [AGENTS[n]() for n in names]
+    return agents
 
 
 def play_game(
@@ -76,9 +87,13 @@ __all__ = [
     "GameStalled",
     "GameTooLong",
     "GreedyAgent",
+    "ISMCTSAgent",
+    "MCTSAgent",
     "MAX_ACTIONS",
     "PlayError",
     "RandomAgent",
+    "make_agent",
     "make_agents",
     "play_game",
+    "split_specs",
 ]

@@ -569,6 +569,11 @@ class GameCompiler:
                 found[str(name)] = self.ex.compile(spec["eval"], ("bots", name, "eval"), {"p": "player"})
         return found
 
+    def estimate(self) -> Fn | None:
+        """`scoring.estimate`, an expression on `p` that search bots rank players by mid-game."""
+        spec = (self.data.get("scoring") or {}).get("estimate")
+        return None if spec is None else self.ex.compile(spec, ("scoring", "estimate"), {"p": "player"})
+
     def tiebreak(self) -> tuple[Fn, ...]:
         """Expressions on `p` compared in order between players tied on score; the highest wins."""
         spec = (self.data.get("scoring") or {}).get("tiebreak")
@@ -703,7 +708,7 @@ class GameCompiler:
         setup = self.st.block(d.get("setup"), ("setup",), {})
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
-        zones, tiebreak, bots = self.zones(), self.tiebreak(), self.bots()
+        zones, tiebreak, bots, estimate = self.zones(), self.tiebreak(), self.bots(), self.estimate()
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         if self.coverage is not None:
@@ -728,6 +733,7 @@ class GameCompiler:
             zones=zones,
             supply=supply,
             tiebreak=tiebreak,
+            estimate=estimate,
             metrics=metrics,
             standing=standing,
             render=dict(d.get("render") or {}),

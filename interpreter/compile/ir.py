@@ -144,6 +144,7 @@ class GameDef:
     zones: tuple[ZoneDef, ...]
     supply: dict[str, int]
     tiebreak: tuple[Fn, ...] = ()
+    estimate: Fn | None = None  # how well `p` is doing mid-game, for search bots (None: the score)
     metrics: dict[str, MetricDef] = field(default_factory=dict)
     standing: Block | None = None  # statements run after every change until nothing changes
     render: dict[str, Any] = field(default_factory=dict)

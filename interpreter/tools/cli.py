@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import meeple
-from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
+from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agent, make_agents, play_game, split_specs
 from meeple.api import search_dirs
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import IllegalActionError, RulesError, did_you_mean
@@ -74,13 +74,16 @@ def option_pair(text: str) -> tuple[str, str]:
 
 
 def agent_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in AGENTS]
-    if not names or unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown agent '{unknown[0] if unknown else text}' (known: {', '.join(AGENTS)})"
-        )
-    return names
+    """Comma-separated agent specs, each a known agent with options it has (`mcts:iterations=50,random`)."""
+    try:
+        specs = split_specs(text)
+        if not specs:
+            raise ValueError(f"no agent in '{text}' (known: {', '.join(AGENTS)})")
+        for spec in specs:
+            make_agent(spec)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return specs
 
 
 # ---------------------------------------------------------------- shared steps
@@ -260,9 +263,10 @@ def result_record(
 def print_result(state: meeple.State, agents: list[str], n: int, lead: str = "") -> None:
     winners = list(state.winners or [])
     print(f"{lead}Final scores after {plural(n, 'action')} and {plural(state.turn_no, 'turn')}:")
+    width = max([8, *map(len, agents)])  # agent specs with options are longer than a bare name
     for p, score in state.scores.items():
         agent = agents[p] if p < len(agents) else ""
-        print(f"  {p!s:<4} {agent:<8} {score:>4}{'  winner' if p in winners else ''}")
+        print(f"  {p!s:<4} {agent:<{width}} {score:>4}{'  winner' if p in winners else ''}")
     if not winners:
         print("No winner.")
     else:
@@ -394,6 +398,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             max_actions=args.max_actions,
             workers=args.workers,
+            rotate=args.rotate,
         )
 
     report, comparison, variant = run(game), None, None
@@ -533,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
 HELP = {
     "game": "a rule file, or the name of a seed game such as climbers_of_verdon",
     "option": "set a game option, e.g. -o target_vp=10 (repeatable; `explain GAME --options` lists them)",
-    "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)} (default: %(default)s)",
+    "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)}, options after colons, "
+    "e.g. mcts:iterations=100:depth=20,random (default: %(default)s)",
     "max-actions": "give up on a game after N actions (default: %(default)s)",
     "format": "text with source lines (default), a JSON list, GitHub Actions annotations or JUnit XML",
     "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
@@ -619,6 +625,13 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="play the games in N processes (the report is the same; default: %(default)s)",
+    )
+    p.add_argument(
+        "--rotate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="turn the seats by one place from game to game, so every agent plays every seat equally often "
+        "over a multiple of the player count (default: on when the agents differ)",
     )
 
 

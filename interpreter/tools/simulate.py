@@ -29,9 +29,10 @@ from meeple.errors import Diagnostic, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
 from meeple.runtime.state import State
 from meeple.tools import stats
+from meeple.tools.tournament import AgentResult, agent_results, format_agents, seating
 from meeple.values import Action
 
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 
 
 # ---------------------------------------------------------------- the report
@@ -133,6 +134,8 @@ class Report:
     seconds: float = 0.0
     report_version: int = REPORT_VERSION
     samples: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    rotated: bool = False
+    by_agent: list[AgentResult] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -160,6 +163,7 @@ class _Played:
     rules: dict[tuple[str, str], int]  # (category, name) -> runs, from the coverage recorder
     award_changes: dict[str, int]
     award_holders: dict[str, int | None]
+    seating: tuple[str, ...] = ()  # the agent in each seat
 
 
 @dataclass
@@ -240,12 +244,15 @@ def _card_names(value: Any, cards: frozenset[str]) -> Iterator[str]:
                 yield from [k] * (count if isinstance(count, int) else 1)
 
 
-def _play_one(subject: _Subject, seed: int, names: list[str], max_actions: int) -> _Played:
+def _play_one(
+    subject: _Subject, seed: int, names: list[str], max_actions: int, rotate: bool = False
+) -> _Played:
     game, coverage = subject.game, subject.coverage
     record = _Record(coverage)
     if coverage is not None:
         coverage.take()
-    agents = [_Watcher(a, record) for a in make_agents(names, game.players)]
+    sitting = seating(names, seed, rotate)
+    agents = [_Watcher(a, record) for a in make_agents(sitting, game.players)]
     state, actions = play_game(game, seed, agents, max_actions=max_actions, on_action=record.after)
     scores = state.scores
     cards: Counter[str] = Counter()
@@ -267,6 +274,7 @@ def _play_one(subject: _Subject, seed: int, names: list[str], max_actions: int) 
         rules=dict(coverage.take()) if coverage is not None else {},
         award_changes=dict(record.changes),
         award_holders={k: None if v is None else int(v) for k, v in state.awards.items()},
+        seating=sitting,
     )
 
 
@@ -281,31 +289,53 @@ def simulate(
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
     workers: int = 1,
+    rotate: bool | None = None,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
 
     The games are played by the game compiled again with coverage counters. With `workers` > 1 they are
     shared out among that many processes; each game depends only on its seed and the games are tallied in
     seed order, so the report is the same whatever the number of workers.
+
+    With `rotate` (the default when the agents differ) the seats turn by one place from one seed to the
+    next, so each agent plays each seat equally often over a multiple of `players` games.
     """
     if n < 1:
         raise ValueError("simulate needs at least one game")
     names = list(agents) * game.players if len(agents) == 1 else list(agents)
+    rotate = len(set(names)) > 1 if rotate is None else rotate
     subject = instrumented(game)
     started = time.perf_counter()
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
     with bar:
-        played = list(_play_all(subject, range(seed, seed + n), names, max_actions, workers, bar.update))
-    return _report(subject, seed, names, played, time.perf_counter() - started)
+        seeds = range(seed, seed + n)
+        played = list(_play_all(subject, seeds, names, max_actions, workers, bar.update, rotate))
+    report = _report(subject, seed, names, played, time.perf_counter() - started)
+    _add_agents(report, played, rotate)
+    return report
+
+
+def _add_agents(report: Report, played: Sequence[_Played], rotate: bool) -> None:
+    """Each agent's results over the seats it took; with rotated seats, the seat table names no agent."""
+    report.rotated = rotate
+    games = (
+        (p.seating, p.winners, {i: v for i, v in enumerate(p.scores) if _number(v) is not None})
+        for p in played
+    )
+    report.by_agent = agent_results(games, report.agents)
+    if rotate:
+        for seat in report.seats:
+            seat.agent = "rotated"
+        report.wins_by_agent = {r.agent: r.wins for r in report.by_agent}
 
 
 # The game a worker process plays: inherited from the parent when the pool forks.
 _WORKER_SUBJECT: _Subject | None = None
 
 
-def _play_chunk(seeds: range, names: list[str], max_actions: int) -> list[_Played]:
+def _play_chunk(seeds: range, names: list[str], max_actions: int, rotate: bool = False) -> list[_Played]:
     assert _WORKER_SUBJECT is not None
-    return [_play_one(_WORKER_SUBJECT, s, names, max_actions) for s in seeds]
+    return [_play_one(_WORKER_SUBJECT, s, names, max_actions, rotate) for s in seeds]
 
 
 def _play_all(
@@ -315,11 +345,12 @@ def _play_all(
     max_actions: int,
     workers: int,
     done: Callable[[int], Any],
+    rotate: bool = False,
 ) -> Iterator[_Played]:
     """Each game's result in seed order, from this process or from `workers` forked ones."""
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for s in seeds:
-            yield _play_one(subject, s, names, max_actions)
+            yield _play_one(subject, s, names, max_actions, rotate)
             done(1)
         return
     global _WORKER_SUBJECT
@@ -329,7 +360,7 @@ def _play_all(
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, chunk, names, max_actions) for chunk in chunks]
+            futures = [pool.submit(_play_chunk, chunk, names, max_actions, rotate) for chunk in chunks]
             for future in futures:  # in seed order; the pool works ahead
                 results = future.result()
                 done(len(results))
@@ -563,9 +594,8 @@ def format_report(r: Report) -> str:
             f"  all seats alike: chi-square = {r.seat_balance.statistic:.2f} ({r.players - 1} df): "
             f"{_verdict(r.seat_balance)}"
         )
-    if len(r.wins_by_agent) > 1:
-        lines += ["", "Wins by agent"]
-        lines += [f"  {name:<10} {wins:>6}" for name, wins in r.wins_by_agent.items()]
+    table = format_agents(r.by_agent, r.rotated)
+    lines += [""] + table if table else []
     lines += ["", "Game length (mean [95% interval])"]
     lines += [_distribution_line("actions", r.actions), _distribution_line("turns", r.turns)]
     lines += ["  actions per game:", *text_histogram(r.actions)]

@@ -57,9 +57,9 @@ def actions(*names: str) -> list[Action]:
     return [Action(n) for n in names]
 
 
-def test_the_registry_names_a_random_and_a_greedy_agent_that_follow_the_interface() -> None:
+def test_the_registry_names_random_greedy_and_search_agents_that_follow_the_interface() -> None:
     made = {name: factory() for name, factory in AGENTS.items()}
-    assert set(made) == {"random", "greedy"}
+    assert set(made) == {"random", "greedy", "mcts", "ismcts"}
     assert all(isinstance(agent, Agent) and agent.name == name for name, agent in made.items())
 
 

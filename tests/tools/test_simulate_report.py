@@ -29,7 +29,10 @@ PIG = str(Path(__file__).resolve().parents[2] / "examples" / "tutorial" / "pig.y
 TOP_KEYS = {
     "report_version", "game", "players", "games", "first_seed", "agents", "options", "seats", "shared_wins",
     "no_winner", "wins_by_agent", "first_player", "seat_balance", "actions", "turns", "margin", "branching",
-    "action_counts", "never_taken", "pseudo_actions", "coverage", "seconds",
+    "action_counts", "never_taken", "pseudo_actions", "coverage", "seconds", "rotated", "by_agent",
+}  # fmt: skip
+AGENT_KEYS = {
+    "agent", "seats", "wins", "win_pct", "low_pct", "high_pct", "shared_wins", "win_share", "mean_score",
 }  # fmt: skip
 SEAT_KEYS = {
     "seat", "agent", "wins", "shared_wins", "win_share", "win_rate", "win_low", "win_high", "win_pct",
@@ -60,8 +63,9 @@ def without_time(report: Report) -> dict[str, object]:
 
 def test_the_json_report_has_its_documented_keys(race_report: Report) -> None:
     data = json.loads(json.dumps(race_report.to_dict()))
-    assert set(data) == TOP_KEYS and data["report_version"] == 2
+    assert set(data) == TOP_KEYS and data["report_version"] == 3
     assert all(set(seat) == SEAT_KEYS for seat in data["seats"])
+    assert data["by_agent"] and all(set(agent) == AGENT_KEYS for agent in data["by_agent"])
     assert set(data["actions"]) == set(data["turns"]) == set(data["margin"]) == DISTRIBUTION_KEYS
     assert set(data["first_player"]) == set(data["seat_balance"]) == TEST_KEYS
     assert set(data["branching"]) == {"decisions", "mean", "max"}
