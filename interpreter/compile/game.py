@@ -11,6 +11,7 @@ from meeple.compile.board import compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
+from meeple.compile.invariants import compile_invariants
 from meeple.compile.ir import (
     ActionDef,
     AwardDef,
@@ -166,10 +167,10 @@ class GameCompiler:
             else:
                 (sym.player_zones if (spec or {}).get("per") == "player" else sym.zones).add(name)
         scopes = d.get("vars") or {}
-        sym.game_vars = plain(dict(scopes.get("game") or {}))
-        sym.player_vars = plain(dict(scopes.get("player") or {}))
-        sym.turn_vars = plain(dict(scopes.get("turn") or {}))
-        sym.scopes = {k: plain(dict(v or {})) for k, v in scopes.items() if k not in BUILT_IN_SCOPES}
+        sym.game_vars = self.variables("game", scopes.get("game"))
+        sym.player_vars = self.variables("player", scopes.get("player"))
+        sym.turn_vars = self.variables("turn", scopes.get("turn"))
+        sym.scopes = {k: self.variables(k, v) for k, v in scopes.items() if k not in BUILT_IN_SCOPES}
         sym.routines = dict.fromkeys(d.get("routines") or {})
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
@@ -188,6 +189,25 @@ class GameCompiler:
             sym.defs[m.group(1)] = params
         sym.defs["score"] = ("p",)
         self.check_clashes()
+
+    def variables(self, scope: str, spec: Any) -> dict[str, Any]:
+        """A scope's variables and their starting values; who may know each is kept in `sym.private`.
+
+        A variable is its starting value, or `{value: …, visibility: all|owner|hidden}`.
+        """
+        values: dict[str, Any] = {}
+        for name, given in dict(spec or {}).items():
+            if isinstance(given, dict) and "value" in given:
+                visibility = given.get("visibility", "all")
+                if visibility == "owner" and scope not in ("player", "turn"):
+                    where = ("vars", scope, name, "visibility")
+                    message = f"a {scope} variable belongs to no player, so it cannot be `owner`"
+                    self.sink.at(where, None, "rules/var-visibility", message, "use all or hidden")
+                elif visibility != "all":
+                    self.sym.private.setdefault(scope, {})[name] = str(visibility)
+                given = given["value"]
+            values[name] = plain(given)
+        return values
 
     def check_clashes(self) -> None:
         taken: dict[str, str] = {}
@@ -285,6 +305,7 @@ class GameCompiler:
                 self.sink.at(where, None, "name/clash", f"'{family}' is a card and a family")
             self.sym.constants[family] = kinds
         self.sym.constants["cards"] = list(self.card_counts)
+        self.sym.copies = dict(self.card_counts)
 
     def family(self, name: str, spec: dict[str, Any], card_fields: dict[str, Any]) -> list[str]:
         where = ("components", "cards", name)
@@ -710,6 +731,7 @@ class GameCompiler:
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak = self.zones(), self.tiebreak()
+        invariants = compile_invariants(d.get("invariants"), self.ex, self.index)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         game = GameDef(
@@ -737,6 +759,7 @@ class GameCompiler:
             defs=self.defs,
             index=self.index,
             require=require,
+            invariants=invariants,
         )
         return game
 

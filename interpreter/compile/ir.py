@@ -118,6 +118,16 @@ class ZoneDef:
         return dict(self.fills.get(member, self.fill))
 
 
+@dataclass(frozen=True)
+class InvariantDef:
+    """A condition every state must meet (checked by soaks and `--check-invariants`, never in play)."""
+
+    name: str
+    check: Fn
+    per_player: bool  # it mentions `p`: checked once for every player
+    span: Any = None  # where the rule file states it
+
+
 @dataclass
 class GameDef:
     """Everything compiled from one rule file; shared by every state of the game."""
@@ -146,3 +156,4 @@ class GameDef:
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
+    invariants: tuple[InvariantDef, ...] = ()

@@ -17,7 +17,13 @@ from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, IllegalActionError, RulesError
 from meeple.tools.explain import explain
-from meeple.tools.simulate import format_report, playout_problems, runtime_diagnostic, simulate
+from meeple.tools.simulate import (
+    format_report,
+    invariant_watch,
+    playout_problems,
+    runtime_diagnostic,
+    simulate,
+)
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -216,10 +222,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     agents = seat_agents(args.agents, game.players)
     stream = not (args.quiet or args.json)
 
-    def show_log(state: meeple.State, _action: object = None) -> None:
-        if state.log:
+    watch = invariant_watch(game, args.seed) if args.check_invariants else None
+
+    def show_log(state: meeple.State, action: Any = None) -> None:
+        if stream and state.log:
             print("\n".join(state.log))
             state.log.clear()
+        if watch is not None and action is not None:
+            watch(state, action)
 
     state, actions = play_game(
         game,
@@ -227,7 +237,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         agents,
         max_actions=args.max_actions,
         log=stream,
-        on_action=show_log if stream else None,
+        on_action=show_log if stream or watch is not None else None,
     )
     if stream:
         show_log(state)
@@ -361,6 +371,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         max_actions=args.max_actions,
         workers=args.workers,
+        check_invariants=args.check_invariants,
     )
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
     return OK
@@ -446,6 +457,8 @@ HELP = {
     "format": "text with source lines (default), a JSON list, or GitHub Actions annotations",
     "games": "number of games, seeds SEED..SEED+N-1 (default: %(default)s)",
     "playouts": "also play N random games of each clean file (at its largest player count)",
+    "check-invariants": "check the rule file's invariants after every action; a broken one is an error "
+    "(exit 1) naming its line, the seed and the step",
 }
 
 
@@ -471,6 +484,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N", help=HELP["max-actions"]
     )
+    p.add_argument("--check-invariants", action="store_true", help=HELP["check-invariants"])
 
 
 def add_check(p: argparse.ArgumentParser) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from meeple.api import Game
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
+from meeple.runtime.invariants import Watch
 
 
 @dataclass
@@ -106,11 +108,14 @@ def simulate(
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
     workers: int = 1,
+    check_invariants: bool = False,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
 
     With `workers` > 1 the games are shared out among that many processes; each game depends only on its
     seed and the games are tallied in seed order, so the report is the same whatever the number of workers.
+    With `check_invariants` the rule file's invariants are checked after every action: the first broken
+    one raises InvariantBroken, located in the rule file and naming the seed and the step.
     """
     if n < 1:
         raise ValueError("simulate needs at least one game")
@@ -119,13 +124,16 @@ def simulate(
     started = time.perf_counter()
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
     with bar:
-        for played in _play_all(game, range(seed, seed + n), names, max_actions, workers, bar.update):
+        play = functools.partial(_play_one, names=names, max_actions=max_actions, check=check_invariants)
+        for played in in_workers(game, range(seed, seed + n), play, workers, bar.update):
             _count(tally, played)
     return _report(game, n, seed, names, tally, time.perf_counter() - started)
 
 
-def _play_one(game: Game, seed: int, names: list[str], max_actions: int) -> _Played:
-    state, actions = play_game(game, seed, make_agents(names, game.players), max_actions=max_actions)
+def _play_one(game: Game, seed: int, names: list[str], max_actions: int, check: bool = False) -> _Played:
+    agents = make_agents(names, game.players)
+    watch = invariant_watch(game, seed) if check else None
+    state, actions = play_game(game, seed, agents, max_actions=max_actions, on_action=watch)
     return _Played(
         winners=tuple(int(w) for w in state.winners or ()),
         scores={int(p): v for p, v in state.scores.items()},
@@ -133,6 +141,16 @@ def _play_one(game: Game, seed: int, names: list[str], max_actions: int) -> _Pla
         turns=state.turn_no,
         used=tuple(a.name for a in actions if not a.partial),
     )
+
+
+def invariant_watch(game: Game, seed: int) -> Watch | None:
+    """An `on_action` hook checking the game's invariants after every action (None when it declares none);
+    it has checked the starting state already. A broken invariant raises InvariantBroken."""
+    if not game.definition.invariants:
+        return None
+    watch = Watch(f"{game.id} {game.players}p", seed)
+    watch(game.new_game(seed=seed))
+    return watch
 
 
 def _count(tally: _Tally, played: _Played) -> None:
@@ -149,36 +167,43 @@ def _count(tally: _Tally, played: _Played) -> None:
     tally.used.update(played.used)
 
 
-# The game a worker process plays: inherited from the parent when the pool forks.
-_WORKER_GAME: Game | None = None
+# What a worker process plays: the game and the function that plays one seed of it, inherited from the
+# parent when the pool forks (so neither needs pickling).
+_WORKER: tuple[Game, Callable[[Game, int], Any]] | None = None
 
 
-def _play_chunk(seeds: range, names: list[str], max_actions: int) -> list[_Played]:
-    assert _WORKER_GAME is not None
-    return [_play_one(_WORKER_GAME, s, names, max_actions) for s in seeds]
+def _play_chunk(seeds: range) -> list[Any]:
+    assert _WORKER is not None
+    game, play = _WORKER
+    return [play(game, s) for s in seeds]
 
 
-def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, workers: int, done: Any) -> Any:
-    """Each game's result in seed order, from this process or from `workers` forked ones."""
+def in_workers(
+    game: Game, seeds: range, play: Callable[[Game, int], Any], workers: int, done: Callable[[int], Any]
+) -> Iterator[Any]:
+    """`play(game, seed)` for each seed, yielded in seed order, from this process or `workers` forked ones.
+
+    `done(k)` is told each time k more games are finished (for a progress bar).
+    """
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for s in seeds:
-            yield _play_one(game, s, names, max_actions)
+            yield play(game, s)
             done(1)
         return
-    global _WORKER_GAME
-    _WORKER_GAME = game
+    global _WORKER
+    _WORKER = (game, play)
     size = max(1, min(25, len(seeds) // (workers * 4)))
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, chunk, names, max_actions) for chunk in chunks]
+            futures = [pool.submit(_play_chunk, chunk) for chunk in chunks]
             for future in futures:  # in seed order; the pool works ahead
                 results = future.result()
                 done(len(results))
                 yield from results
     finally:
-        _WORKER_GAME = None
+        _WORKER = None
 
 
 def pseudo_actions(game: Game) -> list[str]:
