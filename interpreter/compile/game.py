@@ -9,6 +9,7 @@ from typing import Any
 
 from meeple.compile.board import compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.cardpaths import reach
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.invariants import compile_invariants
@@ -24,6 +25,7 @@ from meeple.compile.ir import (
     StepDef,
     ZoneDef,
 )
+from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
 from meeple.errors import Diagnostic, RulesError, did_you_mean
@@ -134,10 +136,21 @@ class GameCompiler:
         self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate)
+        self.st.plans = PlanCompiler(self.sym, self.ex, self.def_texts())
         self.card_counts: dict[str, int] = {}
         self.card_bindings: dict[str, dict[str, Any]] = {}  # a family card's loop values
         self.phase_list: list[PhaseDef] = []
         self.loop_list: list[LoopDef | None] = []
+        self.param_plans: dict[str, dict[str, Any]] = {}  # action -> parameter -> who may see its domain
+
+    def def_texts(self) -> dict[str, tuple[tuple[str, ...], Any]]:
+        """Each def's parameter names and body text (for narration's look into the defs a line calls)."""
+        out = {}
+        for key, body in (self.data.get("defs") or {}).items():
+            m = _DEF_HEAD.match(str(key))
+            if m:
+                out[m.group(1)] = (tuple(p.strip() for p in m.group(2).split(",") if p.strip()), body)
+        return out
 
     def _locate(self, path: Any, pos: int) -> Any:
         return self.index.locate(path, pos)
@@ -161,6 +174,8 @@ class GameCompiler:
             sym.definitions[name] = plain(dict(spec or {}))
             sym.piece_kinds.add(name)
         for name, spec in (comp.get("zones") or {}).items():
+            if self.st.plans is not None:
+                self.st.plans.zone_visibility[name] = str((spec or {}).get("visibility", "all"))
             keys = (spec or {}).get("keys")
             if isinstance(keys, list):
                 sym.keyed_zones[name] = tuple(str(k) for k in keys)
@@ -481,7 +496,12 @@ class GameCompiler:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
+        self.st.origins = {
+            p.name: ("param",) for p in params
+        }  # a choice: who may know it is worked out in play
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
+        self.st.origins = {}
+        self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
         fast = None
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             fast = action_enumerator(
@@ -502,6 +522,21 @@ class GameCompiler:
             bool(spec.get("stepwise")),
             fast,
         )
+
+    def choice_plans(
+        self, params: list[ParamDef], nodes: dict[str, Any], checks: list[list[Any]], scope: Scope
+    ) -> dict[str, Any]:
+        """For narration: who may see what each parameter is chosen from (its domain and the conditions
+        first checked once it is bound)."""
+        plans = self.st.plans
+        if plans is None:
+            return {}
+        out = {}
+        for i, p in enumerate(params):
+            read = [x for x in [nodes.get(p.name), *checks[i + 1]] if x is not None]
+            if p.domain is not None:
+                out[p.name] = plans.plan(read, scope, {})
+        return out
 
     def flow(self) -> tuple[PhaseDef, ...]:
         """The flow as phases and loops; loop 0 runs the top-level list once."""
@@ -760,6 +795,8 @@ class GameCompiler:
             index=self.index,
             require=require,
             invariants=invariants,
+            card_reach=reach(self.st.paths, zones, players),
+            param_plans=self.param_plans,
         )
         return game
 

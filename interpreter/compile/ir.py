@@ -157,3 +157,5 @@ class GameDef:
     index: Any = None
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
     invariants: tuple[InvariantDef, ...] = ()
+    card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
+    param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py

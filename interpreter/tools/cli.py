@@ -16,6 +16,7 @@ import meeple
 from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, IllegalActionError, RulesError
+from meeple.runtime.narration import narrated
 from meeple.tools.explain import explain
 from meeple.tools.simulate import (
     format_report,
@@ -221,28 +222,39 @@ def cmd_run(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     agents = seat_agents(args.agents, game.players)
     stream = not (args.quiet or args.json)
-
+    seat = None if args.seat is None else seat_number(args.seat, game.players)
     watch = invariant_watch(game, args.seed) if args.check_invariants else None
+    told: list[str] = []
 
     def show_log(state: meeple.State, action: Any = None) -> None:
-        if stream and state.log:
-            print("\n".join(state.log))
+        if state.log:
+            lines = state.log if seat is None else narrated(state.log, seat)
+            told.extend(lines)
+            if stream:
+                print("\n".join(lines))
             state.log.clear()
         if watch is not None and action is not None:
             watch(state, action)
 
+    if stream and seat is not None:
+        print(
+            f"The game as p{seat + 1} sees it: other players' hidden cards, picks and secrets are not shown."
+        )
     state, actions = play_game(
         game,
         args.seed,
         agents,
         max_actions=args.max_actions,
         log=stream,
-        on_action=show_log if stream or watch is not None else None,
+        on_action=show_log if stream or watch is not None or seat is not None else None,
+        narrate=[seat] if seat is not None else False,
     )
-    if stream:
-        show_log(state)
+    show_log(state)
     names = [a.name for a in agents]
-    if args.save:
+    if args.save and seat is not None:
+        view = json.loads(state.view(seat).to_json())
+        save_view(args.save, args.game, game, args, seat=f"p{seat + 1}", view=view, log=told)
+    elif args.save:
         final = json.loads(state.to_json())
         save_record(
             args.save, args.game, game, args, agents=names, actions=list(map(str, actions)), final=final
@@ -252,6 +264,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         print_result(state, names, len(actions), "" if args.quiet else "\n")
     return OK
+
+
+def seat_number(text: str, players: int) -> int:
+    """`--seat 2` or `--seat p2`: the 0-based seat, or a usage error."""
+    digits = text[1:] if text.lower().startswith("p") else text
+    if not digits.isdigit() or not 1 <= int(digits) <= players:
+        raise UsageError(f"--seat must be a player from p1 to p{players} (or 1 to {players}), not '{text}'")
+    return int(digits) - 1
+
+
+def save_view(path: str, game_arg: str, game: meeple.Game, args: argparse.Namespace, **seen: Any) -> None:
+    """Save what one seat saw: the final view and the narrated log; no seed or actions (they would tell
+    everything), so it cannot be replayed."""
+    record = {"game": game_arg, "players": game.players, "options": dict(args.option)}
+    try:
+        Path(path).write_text(json.dumps({**record, **seen}, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write '{path}': {err.strerror}") from None
 
 
 def result_record(
@@ -508,6 +538,12 @@ def add_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the final scores and winners")
     p.add_argument("--json", action="store_true", help="print the result as JSON (no log)")
     p.add_argument("--save", metavar="FILE", help="save the game (seed and actions) for `meeple replay`")
+    p.add_argument(
+        "--seat",
+        metavar="P",
+        help="narrate the game as player P (2 or p2) sees it: others' hidden cards and secret picks are not "
+        "shown; with --save, only P's view and log are saved",
+    )
 
 
 def add_simulate(p: argparse.ArgumentParser) -> None:
