@@ -16,6 +16,7 @@ from meeple.errors import Diagnostic, RulesError
 from meeple.rules.loader import LoadedRules, load_rules
 from meeple.rules.validate import validate
 from meeple.runtime import engine
+from meeple.runtime.narration import Unit
 from meeple.runtime.state import State, state_from_json
 from meeple.values import Action, Player
 
@@ -120,19 +121,29 @@ class Game:
     def options(self) -> dict[str, Any]:
         return dict(self.definition.options)
 
-    def new_game(self, seed: int = 0, log: bool = False) -> State:
-        """A fresh game: board laid out, set-up run, first decision reached."""
-        if self._start is not None and not log:
+    def new_game(self, seed: int = 0, log: bool = False, narrate: bool | Iterable[int] = False) -> State:
+        """A fresh game: board laid out, set-up run, first decision reached.
+
+        `log` keeps a readable log in `state.log`. `narrate` (True for every seat, or some seats) keeps it
+        as lines each seat reads differently: `narrated(state.log, seat)` (runtime/narration.py) hides
+        what that seat may not know. Narrating plays every legal alternative of each action on a copy:
+        for watching and testing, not for fast play.
+        """
+        if self._start is not None and not log and narrate is False:
             s = self._start.clone()
             s.rng = random.Random(seed)
             return s
         s = State(self.definition)
         s.rng = random.Random(seed)
         untouched = s.rng.getstate()
-        s.log = [] if log else None
+        s.log = [] if log or narrate else None
+        if narrate is not False:
+            seats = range(self.players) if narrate is True else narrate
+            s.narrated = tuple(int(p) for p in seats)
+            s.unit = Unit(self.definition)
         setup_state(s)
         engine.advance(s)
-        if not self._start_known:
+        if not self._start_known and not log and narrate is False:
             # A set-up that used no randomness gives this very state for any seed.
             self._start_known = True
             if s.rng.getstate() == untouched:

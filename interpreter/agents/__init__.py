@@ -48,16 +48,18 @@ def play_game(
     max_actions: int = MAX_ACTIONS,
     log: bool = False,
     on_action: Callable[[State, Action], None] | None = None,
+    narrate: bool | Sequence[int] = False,
 ) -> tuple[State, list[Action]]:
     """Play one game from `seed` to its end; seat i decides with its own `random.Random(seed * 1000 + i)`.
 
-    `on_action(state, action)` is called after every action (to stream `state.log`, say). Raises PlayError
+    `on_action(state, action)` is called after every action (to stream `state.log`, say); `narrate` keeps
+    the log seat by seat (see Game.new_game). Raises PlayError
     (GameTooLong) when the game has not ended after `max_actions` actions, or (GameStalled) when it stalls
     with nothing legal to do.
     """
     if len(agents) != game.players:
         raise ValueError(f"{len(agents)} agents for a {game.players}-player game")
-    state = game.new_game(seed=seed, log=log)
+    state = game.new_game(seed=seed, log=log, narrate=narrate)
     rngs = [random.Random(seed * 1000 + seat) for seat in range(game.players)]
     actions: list[Action] = []
     while not state.is_over:

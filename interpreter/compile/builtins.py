@@ -349,6 +349,12 @@ def supply(s: Any, player: Player, kind: str) -> int:
     return s.supply[player].get(kind, 0)
 
 
+@builtin("copies")
+def copies(s: Any, card: str) -> int:
+    """How many copies of a card the game has (its `count`), wherever they are: for invariants."""
+    return int(s.game.sym.copies.get(card, 0))
+
+
 # ---------------------------------------------------------------- board
 
 

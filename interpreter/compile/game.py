@@ -9,9 +9,11 @@ from typing import Any
 
 from meeple.compile.board import check_render_layout, compile_board, compile_layout, compile_require
 from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.cardpaths import reach
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.coverage import Coverage, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
+from meeple.compile.invariants import compile_invariants
 from meeple.compile.ir import (
     PARTS,
     ActionDef,
@@ -26,6 +28,7 @@ from meeple.compile.ir import (
     ZoneDef,
 )
 from meeple.compile.options import resolve_options
+from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
 from meeple.errors import Diagnostic, RulesError, did_you_mean
@@ -69,10 +72,21 @@ class GameCompiler:
         self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate, coverage)
+        self.st.plans = PlanCompiler(self.sym, self.ex, self.def_texts())
         self.card_counts: dict[str, int] = {}
         self.card_bindings: dict[str, dict[str, Any]] = {}  # a family card's loop values
         self.phase_list: list[PhaseDef] = []
         self.loop_list: list[LoopDef | None] = []
+        self.param_plans: dict[str, dict[str, Any]] = {}  # action -> parameter -> who may see its domain
+
+    def def_texts(self) -> dict[str, tuple[tuple[str, ...], Any]]:
+        """Each def's parameter names and body text (for narration's look into the defs a line calls)."""
+        out = {}
+        for key, body in (self.data.get("defs") or {}).items():
+            m = _DEF_HEAD.match(str(key))
+            if m:
+                out[m.group(1)] = (tuple(p.strip() for p in m.group(2).split(",") if p.strip()), body)
+        return out
 
     def _locate(self, path: Any, pos: int) -> Any:
         return self.index.locate(path, pos)
@@ -96,16 +110,18 @@ class GameCompiler:
             sym.definitions[name] = _fields(spec)
             sym.piece_kinds.add(name)
         for name, spec in (comp.get("zones") or {}).items():
+            if self.st.plans is not None:
+                self.st.plans.zone_visibility[name] = str((spec or {}).get("visibility", "all"))
             keys = (spec or {}).get("keys")
             if isinstance(keys, list):
                 sym.keyed_zones[name] = tuple(str(k) for k in keys)
             else:
                 (sym.player_zones if (spec or {}).get("per") == "player" else sym.zones).add(name)
         scopes = d.get("vars") or {}
-        sym.game_vars = plain(dict(scopes.get("game") or {}))
-        sym.player_vars = plain(dict(scopes.get("player") or {}))
-        sym.turn_vars = plain(dict(scopes.get("turn") or {}))
-        sym.scopes = {k: plain(dict(v or {})) for k, v in scopes.items() if k not in BUILT_IN_SCOPES}
+        sym.game_vars = self.variables("game", scopes.get("game"))
+        sym.player_vars = self.variables("player", scopes.get("player"))
+        sym.turn_vars = self.variables("turn", scopes.get("turn"))
+        sym.scopes = {k: self.variables(k, v) for k, v in scopes.items() if k not in BUILT_IN_SCOPES}
         sym.routines = dict.fromkeys(d.get("routines") or {})
         sym.options = options
         sym.actions = dict(d.get("actions") or {})
@@ -124,6 +140,25 @@ class GameCompiler:
             sym.defs[m.group(1)] = params
         sym.defs["score"] = ("p",)
         self.check_clashes()
+
+    def variables(self, scope: str, spec: Any) -> dict[str, Any]:
+        """A scope's variables and their starting values; who may know each is kept in `sym.private`.
+
+        A variable is its starting value, or `{value: …, visibility: all|owner|hidden}`.
+        """
+        values: dict[str, Any] = {}
+        for name, given in dict(spec or {}).items():
+            if isinstance(given, dict) and "value" in given:
+                visibility = given.get("visibility", "all")
+                if visibility == "owner" and scope not in ("player", "turn"):
+                    where = ("vars", scope, name, "visibility")
+                    message = f"a {scope} variable belongs to no player, so it cannot be `owner`"
+                    self.sink.at(where, None, "rules/var-visibility", message, "use all or hidden")
+                elif visibility != "all":
+                    self.sym.private.setdefault(scope, {})[name] = str(visibility)
+                given = given["value"]
+            values[name] = plain(given)
+        return values
 
     def check_clashes(self) -> None:
         taken: dict[str, str] = {}
@@ -225,6 +260,7 @@ class GameCompiler:
                 self.sink.at(where, None, "name/clash", f"'{family}' is a card and a family")
             self.sym.constants[family] = kinds
         self.sym.constants["cards"] = list(self.card_counts)
+        self.sym.copies = dict(self.card_counts)
 
     def family(self, name: str, spec: dict[str, Any], card_fields: dict[str, Any]) -> list[str]:
         where = ("components", "cards", name)
@@ -443,7 +479,12 @@ class GameCompiler:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
+        self.st.origins = {
+            p.name: ("param",) for p in params
+        }  # a choice: who may know it is worked out in play
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
+        self.st.origins = {}
+        self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
         fast = None
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             fast = action_enumerator(
@@ -465,6 +506,21 @@ class GameCompiler:
             fast,
             tuple(tuple(c) for c in check_nodes),
         )
+
+    def choice_plans(
+        self, params: list[ParamDef], nodes: dict[str, Any], checks: list[list[Any]], scope: Scope
+    ) -> dict[str, Any]:
+        """For narration: who may see what each parameter is chosen from (its domain and the conditions
+        first checked once it is bound)."""
+        plans = self.st.plans
+        if plans is None:
+            return {}
+        out = {}
+        for i, p in enumerate(params):
+            read = [x for x in [nodes.get(p.name), *checks[i + 1]] if x is not None]
+            if p.domain is not None:
+                out[p.name] = plans.plan(read, scope, {})
+        return out
 
     def flow(self) -> tuple[PhaseDef, ...]:
         """The flow as phases and loops; loop 0 runs the top-level list once."""
@@ -709,6 +765,7 @@ class GameCompiler:
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak, bots, estimate = self.zones(), self.tiebreak(), self.bots(), self.estimate()
+        invariants = compile_invariants(d.get("invariants"), self.ex, self.index)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         if self.coverage is not None:
@@ -742,6 +799,9 @@ class GameCompiler:
             require=require,
             bots=bots,
             rules=d,
+            invariants=invariants,
+            card_reach=reach(self.st.paths, zones, players),
+            param_plans=self.param_plans,
         )
         return game
 

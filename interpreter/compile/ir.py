@@ -122,6 +122,16 @@ class ZoneDef:
         return dict(self.fills.get(member, self.fill))
 
 
+@dataclass(frozen=True)
+class InvariantDef:
+    """A condition every state must meet (checked by soaks and `--check-invariants`, never in play)."""
+
+    name: str
+    check: Fn
+    per_player: bool  # it mentions `p`: checked once for every player
+    span: Any = None  # where the rule file states it
+
+
 @dataclass
 class GameDef:
     """Everything compiled from one rule file; shared by every state of the game."""
@@ -157,3 +167,6 @@ class GameDef:
     rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.
     piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    invariants: tuple[InvariantDef, ...] = ()
+    card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
+    param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from meeple.compile.builtins import units
+from meeple.compile.cardpaths import Pattern, zone_pattern
 from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
+from meeple.compile.secrecy import EVERYONE, Origin, PlanCompiler, constant, meet
 from meeple.compile.symbols import Path
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
@@ -49,6 +52,16 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _quiet_parse(text: Any) -> n.Node | None:
+    """A condition parsed again for narration; its errors are reported where it is compiled."""
+    if isinstance(text, bool):
+        text = "true" if text else "false"
+    try:
+        return parse(str(text))
+    except ExprSyntaxError:
+        return None
+
+
 class Block:
     """A compiled list of statements; calling it runs them in order with the given bindings."""
 
@@ -76,6 +89,12 @@ class StmtCompiler:
         self.sink = ex.sink
         self.locate = locate
         self.text = ""
+        self.paths: list[tuple[Pattern, Pattern]] = []  # every move and draw: from which zone to which
+        # For narrating seat by seat (compile/secrecy.py): where each bound name came from, and the
+        # conditions and loops around the statement being compiled, as (node, scope, origins).
+        self.plans: PlanCompiler | None = None
+        self.origins: dict[str, Origin] = {}
+        self.context: list[tuple[n.Node, Scope, dict[str, Origin]]] = []
 
     # ------------------------------------------------------------ blocks
 
@@ -83,11 +102,16 @@ class StmtCompiler:
         scope = dict(scope)
         if items is None:
             return Block([])
-        if not isinstance(items, list):  # a lone item in place of a list
-            step = self.item(items, path, scope)
-            return Block([step] if step else [])
-        steps = [self.item(item, (*path, i), scope) for i, item in enumerate(items)]
-        return Block([s for s in steps if s])
+        saved = self.origins
+        self.origins = dict(saved)  # names a block binds are its own
+        try:
+            if not isinstance(items, list):  # a lone item in place of a list
+                step = self.item(items, path, scope)
+                return Block([step] if step else [])
+            steps = [self.item(item, (*path, i), scope) for i, item in enumerate(items)]
+            return Block([s for s in steps if s])
+        finally:
+            self.origins = saved
 
     def item(self, item: Any, path: Path, scope: Scope) -> Run | None:
         if isinstance(item, str):
@@ -114,12 +138,31 @@ class StmtCompiler:
 
     def if_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)
-        then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
-        orelse = self.block(item.get("else"), (*path, "else"), scope)
+        with self.within(_quiet_parse(item["if"]), scope):
+            then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
+            orelse = self.block(item.get("else"), (*path, "else"), scope)
         if self.coverage is not None:
             where = place(self.locate((*path, "if"), 0))
             return self.coverage.branch(cond, then, orelse, path_name(path), where)
         return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
+
+    @contextmanager
+    def within(self, node: n.Node | None, scope: Scope) -> Iterator[None]:
+        """Statements under a condition or a loop: a seat that may not know it does not see their lines."""
+        if node is not None:
+            self.context.append((node, dict(scope), dict(self.origins)))
+        try:
+            yield
+        finally:
+            if node is not None:
+                self.context.pop()
+
+    def bind(self, name: str, node: n.Node | None, scope: Scope) -> None:
+        """A name bound by `let`, `for`, `draw … as` or `roll … as`: showing it reads what `node` reads."""
+        if self.plans is None:
+            return
+        plan = constant(EVERYONE) if node is None else self.plans.plan(node, scope, self.origins)
+        self.origins[name] = ("bound", plan)
 
     def for_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
         head = self.ex.parse_at(item["for"], (*path, "for"), "for_clause")
@@ -132,7 +175,16 @@ class StmtCompiler:
         for nm in head.names:
             inner[nm] = t
         cond = self.ex.compile(item["if"], (*path, "if"), inner) if "if" in item else None
-        body = self.block(item.get("do"), (*path, "do"), inner)
+        saved = self.origins
+        self.origins = dict(saved)
+        for nm in head.names:
+            self.bind(nm, head.iter, scope)
+        try:
+            cond_node = _quiet_parse(item["if"]) if "if" in item else None
+            with self.within(head.iter, scope), self.within(cond_node, inner):
+                body = self.block(item.get("do"), (*path, "do"), inner)
+        finally:
+            self.origins = saved
         names = head.names
 
         def loop(s: Any, b: dict[str, Any]) -> None:
@@ -217,6 +269,16 @@ class StmtCompiler:
         )
         return const(None)
 
+    def note_path(self, source: n.Node, dest: n.Node) -> None:
+        """Cards may go from `source` to `dest` (for a view's determinization)."""
+        sym = self.sym
+        self.paths.append(
+            (
+                zone_pattern(source, sym.player_zones, sym.keyed_zones),
+                zone_pattern(dest, sym.player_zones, sym.keyed_zones),
+            )
+        )
+
     def setter(self, target: n.Node, scope: Scope) -> Callable[[Any, dict[str, Any], Any], None] | None:
         sym = self.sym
         if isinstance(target, n.Name):
@@ -270,6 +332,7 @@ class StmtCompiler:
     def s_Let(self, node: n.Let, scope: Scope) -> Run:
         value = self.ex.expr(node.value, scope)
         name = node.name
+        self.bind(name, node.value, scope)
         scope[name] = self.ex.type_of(node.value, scope)
         return lambda s, b: b.__setitem__(name, value(s, b))
 
@@ -341,6 +404,7 @@ class StmtCompiler:
         """`move card c from a to b` moves one card; given a bundle, a list or a zone, every unit of it."""
         card = self.ex.expr(node.card, scope)
         src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
+        self.note_path(node.source, node.dest)
 
         def move(s: Any, b: dict[str, Any]) -> None:
             what = card(s, b)
@@ -367,8 +431,10 @@ class StmtCompiler:
     def s_Draw(self, node: n.Draw, scope: Scope) -> Run:
         count = self.ex.expr(node.count, scope)
         src, dst = self.zone_key(node.source, scope), self.zone_key(node.dest, scope)
+        self.note_path(node.source, node.dest)
         name = node.name
         if name:
+            self.bind(name, node.dest, scope)  # the cards drawn are where they went
             scope[name] = None
 
         def draw(s: Any, b: dict[str, Any]) -> None:
@@ -390,6 +456,7 @@ class StmtCompiler:
 
     def s_Roll(self, node: n.Roll, scope: Scope) -> Run:
         dice, sides, name = node.dice, node.sides, node.name
+        self.bind(name, None, scope)  # a roll is seen by all
         scope[name] = None
         return lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me")))
 
@@ -424,6 +491,7 @@ class StmtCompiler:
         """`log 'text {expr} text'`: the braces hold expressions, shown with str()."""
         start = self.text.find(node.text, node.pos)
         parts: list[str | Fn] = []
+        plans: list[Any] = []  # who may read each value (compile/secrecy.py), when narrated
         for i, piece in enumerate(_BRACES.split(node.text)):
             if i % 2 == 0:
                 if piece:
@@ -436,15 +504,44 @@ class StmtCompiler:
                 self.sink.at(self.ex.path, offset + err.offset, "syntax/invalid", err.message, err.hint)
                 continue
             parts.append(self.ex.expr(_shift(inner, offset), scope))
+            if self.plans is not None:
+                plans.append(self.plans.plan(inner, scope, self.origins))
+        context = self.context_plan()
         if all(isinstance(p, str) for p in parts):
             text = "".join(p for p in parts if isinstance(p, str))
-            return lambda s, b: s.note(text)
+
+            def say(s: Any, b: dict[str, Any]) -> None:
+                if s.log is not None:
+                    s.tell([text], context(s, b)) if s.unit is not None else s.note(text)
+
+            return say
 
         def log(s: Any, b: dict[str, Any]) -> None:
-            if s.log is not None:
+            if s.log is None:
+                return
+            if s.unit is None:
                 s.note("".join(p if isinstance(p, str) else _show(p(s, b)) for p in parts))
+                return
+            shown: list[Any] = []
+            k = 0
+            for p in parts:
+                if isinstance(p, str):
+                    shown.append(p)
+                    continue
+                value = p(s, b)
+                shown.append((value, _show(value), plans[k](s, b) if k < len(plans) else EVERYONE))
+                k += 1
+            s.tell(shown, context(s, b))
 
         return log
+
+    def context_plan(self) -> Callable[[Any, dict[str, Any]], Any]:
+        """Who may know why the statement being compiled runs: every condition and loop around it."""
+        if self.plans is None or not self.context:
+            return constant(EVERYONE)
+        plans = self.plans
+        around = [plans.plan(node, scope, origins) for node, scope, origins in self.context]
+        return lambda s, b: meet([p(s, b) for p in around])
 
     def s_ResetScope(self, node: n.ResetScope, scope: Scope) -> Run | None:
         name = node.scope

@@ -31,6 +31,9 @@ class Symbols:
     options: dict[str, Any] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)  # board collections and the like
     routines: dict[str, Any] = field(default_factory=dict)  # name -> compiled Block (filled late)
+    # Variables not everyone may know, by scope (game, player, turn or a named one): name -> owner|hidden
+    private: dict[str, dict[str, str]] = field(default_factory=dict)
+    copies: dict[str, int] = field(default_factory=dict)  # card -> the number of copies the game has
 
     def player_fields(self) -> set[str]:
         return set(self.player_vars) | set(self.resources) | self.player_zones | {"resources", "index"}

@@ -29,9 +29,18 @@ class Effects:
     next_id: int
     _sites_shared: bool
 
+    unit: Any = None  # the action or step being narrated seat by seat (runtime/narration.py), else None
+    narrated: tuple[int, ...] | None = None  # the seats a narrated game works out the lines for
+
     def say(self, text: str) -> None:
         if self.log is not None:
             self.log.append(text)
+
+    def tell(self, parts: list[Any], context: Any) -> None:
+        """A `log` statement's line in a game narrated seat by seat (values with who may read them)."""
+        from meeple.runtime.narration import log_line
+
+        self.say(log_line(self, parts, context))
 
     # ------------------------------------------------------------ resources
 
@@ -161,6 +170,8 @@ class Effects:
             del zone[card]
         target = self.zones[dst]
         target[card] = target.get(card, 0) + 1
+        if self.unit is not None:
+            self.unit.moves.append((card, src, dst))
 
     def draw(self, n: int, src: str, dst: str) -> list[str]:
         """Draw n cards at random from a face-down multiset (the order is never stored)."""
@@ -181,7 +192,16 @@ class Effects:
                 del zone[card]
             target[card] = target.get(card, 0) + 1
             drawn.append(card)
+        if self.log is not None:
+            self.note_draw(drawn, src, dst)
         return drawn
+
+    def note_draw(self, drawn: list[str], src: str, dst: str) -> None:
+        from meeple.runtime.narration import draw_line
+
+        if self.unit is not None:
+            self.unit.moves.extend((card, src, dst) for card in drawn)
+        self.say(draw_line(self, drawn, src, dst))
 
     # ------------------------------------------------------------ chance, grants, the end
 

@@ -8,6 +8,7 @@ from typing import Any
 from meeple.compile.builtins import can_pay, distinct
 from meeple.compile.ir import ActionDef
 from meeple.errors import IllegalActionError
+from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
 
 SKIP = "skip"
@@ -147,6 +148,8 @@ def apply(s: Any, action: Action) -> None:
     if action not in legal:
         shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
         raise IllegalActionError(f"illegal action {action}; legal now: {shown or 'none'}")
+    if s.narrated is not None:  # before anything changes: what each seat can tell of the choice
+        s.unit = begin_action(s, action)
     s._legal = None
     f = s.stack[-1]
     me = f["p"]
@@ -193,7 +196,8 @@ def game_step(s: Any, f: dict[str, Any]) -> Any:
 
 def execute(s: Any, a: ActionDef, me: Player, params: dict[str, Any], free: bool, action: Action) -> None:
     b = {"me": me, **params}
-    s.say(f"{me}: {action}")
+    if s.log is not None:
+        s.say(action_line(s, me, action))
     if a.cost is not None and not free:
         s.pay(me, a.cost(s, b))
     s.pending = []
@@ -407,6 +411,8 @@ def advance(s: Any) -> None:
             step = steps[f["i"]]
             f["i"] += 1
             if step.kind == "do":
+                if s.narrated is not None:
+                    s.unit = Unit(s.game, f["p"])
                 s.pending = []
                 step.block(s, {"me": f["p"]})
                 push_pending(s)

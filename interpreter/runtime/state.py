@@ -51,7 +51,12 @@ class State(Effects):
         self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
-        self.is_view = False  # a player's view: what that player may know, no random generator state
+        self.viewer: Player | None = None  # set in a player's view: what that player may know
+
+    @property
+    def is_view(self) -> bool:
+        """A player's view (`state.view(p)`): no random generator state, hidden cards masked."""
+        return self.viewer is not None
 
     # ------------------------------------------------------------ the engine contract
 
@@ -108,7 +113,7 @@ class State(Effects):
         c.stack = [dict(f) for f in self.stack]
         c.turn_player, c.turn_no, c.next_id = self.turn_player, self.turn_no, self.next_id
         c.over = self.over
-        c.is_view = self.is_view
+        c.viewer = self.viewer
         c.winners = None if self.winners is None else list(self.winners)
         c.rng = random.Random()
         c.rng.setstate(self.rng.getstate())
@@ -138,9 +143,19 @@ class State(Effects):
         return why(self, action)
 
     def view(self, player: int) -> State:
+        """What `player` may know: other players' private zones and hidden piles reduced to their sizes,
+        variables private to others shown as `?`, no random generator state."""
         from meeple.runtime.view import view
 
         return view(self, Player(player))
+
+    def determinize(self, rng: random.Random) -> State:
+        """A full state consistent with this view, for search: the cards its player cannot see dealt at
+        random (with `rng`) into the zones they may be in, private variables of others at their starting
+        values, and a fresh random generator drawn from `rng` (see runtime/determinize.py)."""
+        from meeple.runtime.determinize import determinize
+
+        return determinize(self, rng)
 
     # ------------------------------------------------------------ saving
 
@@ -166,6 +181,7 @@ class State(Effects):
             "over": self.over,
             "winners": self.winners,
             "rng": None if self.is_view else self.rng.getstate(),
+            **({"viewer": self.viewer} if self.viewer is not None else {}),
         }
 
     def to_json(self) -> str:
@@ -190,6 +206,8 @@ def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
     s.over, s.winners = data["over"], data["winners"]
     if data.get("rng") is not None:  # a saved view has none: the state gets a fresh generator
         s.rng.setstate(data["rng"])
+    if data.get("viewer") is not None:  # a saved view loads as a view of the same player
+        s.viewer = Player(data["viewer"])
     return s
 
 

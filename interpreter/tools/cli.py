@@ -18,11 +18,12 @@ from meeple.api import search_dirs
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import IllegalActionError, RulesError, did_you_mean
 from meeple.rules.loader import load_rules
+from meeple.runtime.narration import narrated
 from meeple.tools.check import FileReport, PathProblem, Sources, check_file, errors, is_usage, rule_files
 from meeple.tools.explain import diff_record, explain, explain_diff, explain_options, options_record
 from meeple.tools.guesses import Guess, find_guesses
 from meeple.tools.junit import junit_xml
-from meeple.tools.simulate import format_report, runtime_diagnostic, simulate
+from meeple.tools.simulate import format_report, invariant_watch, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -215,24 +216,39 @@ def cmd_run(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     agents = seat_agents(args.agents, game.players)
     stream = not (args.quiet or args.json)
+    seat = None if args.seat is None else seat_in_game(args.seat, game.players)
+    watch = invariant_watch(game, args.seed) if args.check_invariants else None
+    told: list[str] = []
 
-    def show_log(state: meeple.State, _action: object = None) -> None:
+    def show_log(state: meeple.State, action: Any = None) -> None:
         if state.log:
-            print("\n".join(state.log))
+            lines = state.log if seat is None else narrated(state.log, seat)
+            told.extend(lines)
+            if stream:
+                print("\n".join(lines))
             state.log.clear()
+        if watch is not None and action is not None:
+            watch(state, action)
 
+    if stream and seat is not None:
+        print(
+            f"The game as p{seat + 1} sees it: other players' hidden cards, picks and secrets are not shown."
+        )
     state, actions = play_game(
         game,
         args.seed,
         agents,
         max_actions=args.max_actions,
         log=stream,
-        on_action=show_log if stream else None,
+        on_action=show_log if stream or watch is not None or seat is not None else None,
+        narrate=[seat] if seat is not None else False,
     )
-    if stream:
-        show_log(state)
+    show_log(state)
     names = [a.name for a in agents]
-    if args.save:
+    if args.save and seat is not None:
+        view = json.loads(state.view(seat).to_json())
+        save_view(args.save, args.game, game, args, seat=f"p{seat + 1}", view=view, log=told)
+    elif args.save:
         final = json.loads(state.to_json())
         save_record(
             args.save, args.game, game, args, agents=names, actions=list(map(str, actions)), final=final
@@ -242,6 +258,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         print_result(state, names, len(actions), "" if args.quiet else "\n")
     return OK
+
+
+def seat_in_game(text: str, players: int) -> int:
+    """`--seat 2` or `--seat p2`: the 0-based seat, or a usage error."""
+    digits = text[1:] if text.lower().startswith("p") else text
+    if not digits.isdigit() or not 1 <= int(digits) <= players:
+        raise UsageError(f"--seat must be a player from p1 to p{players} (or 1 to {players}), not '{text}'")
+    return int(digits) - 1
+
+
+def save_view(path: str, game_arg: str, game: meeple.Game, args: argparse.Namespace, **seen: Any) -> None:
+    """Save what one seat saw: the final view and the narrated log; no seed or actions (they would tell
+    everything), so it cannot be replayed."""
+    record = {"game": game_arg, "players": game.players, "options": dict(args.option)}
+    try:
+        Path(path).write_text(json.dumps({**record, **seen}, indent=1) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write '{path}': {err.strerror}") from None
 
 
 def result_record(
@@ -399,6 +433,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             max_actions=args.max_actions,
             workers=args.workers,
             rotate=args.rotate,
+            check_invariants=args.check_invariants,
         )
 
     report, comparison, variant = run(game), None, None
@@ -546,6 +581,8 @@ HELP = {
     "playouts": "also play N random games of each clean file (at its largest player count)",
     "check-option": "check (and play) with this option set, e.g. -o target_vp=10 (repeatable; with several "
     "files, each gets the options it declares)",
+    "check-invariants": "check the rule file's invariants after every action; a broken one is an error "
+    "(exit 1) naming its line, the seed and the step",
 }
 
 
@@ -569,6 +606,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-actions", type=positive_int, default=MAX_ACTIONS, metavar="N", help=HELP["max-actions"]
     )
+    p.add_argument("--check-invariants", action="store_true", help=HELP["check-invariants"])
 
 
 def add_check(p: argparse.ArgumentParser) -> None:
@@ -600,6 +638,12 @@ def add_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the final scores and winners")
     p.add_argument("--json", action="store_true", help="print the result as JSON (no log)")
     p.add_argument("--save", metavar="FILE", help="save the game (seed and actions) for `meeple replay`")
+    p.add_argument(
+        "--seat",
+        metavar="P",
+        help="narrate the game as player P (2 or p2) sees it: others' hidden cards and secret picks are not "
+        "shown; with --save, only P's view and log are saved",
+    )
 
 
 def add_simulate(p: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ outright wins only and `shared_wins` the shared games a seat took part in.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import statistics
 import sys
@@ -27,6 +28,7 @@ from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.game import GameCompiler
 from meeple.errors import Diagnostic, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
+from meeple.runtime.invariants import Watch
 from meeple.runtime.state import State
 from meeple.tools import stats
 from meeple.tools.tournament import AgentResult, agent_results, format_agents, seating
@@ -245,7 +247,12 @@ def _card_names(value: Any, cards: frozenset[str]) -> Iterator[str]:
 
 
 def _play_one(
-    subject: _Subject, seed: int, names: list[str], max_actions: int, rotate: bool = False
+    subject: _Subject,
+    seed: int,
+    names: list[str],
+    max_actions: int,
+    rotate: bool = False,
+    check: bool = False,
 ) -> _Played:
     game, coverage = subject.game, subject.coverage
     record = _Record(coverage)
@@ -253,7 +260,14 @@ def _play_one(
         coverage.take()
     sitting = seating(names, seed, rotate)
     agents = [_Watcher(a, record) for a in make_agents(sitting, game.players)]
-    state, actions = play_game(game, seed, agents, max_actions=max_actions, on_action=record.after)
+    watch = invariant_watch(game, seed) if check else None
+
+    def after(state: State, action: Action) -> None:
+        record.after(state, action)
+        if watch is not None:
+            watch(state, action)
+
+    state, actions = play_game(game, seed, agents, max_actions=max_actions, on_action=after)
     scores = state.scores
     cards: Counter[str] = Counter()
     if subject.cards:
@@ -278,6 +292,16 @@ def _play_one(
     )
 
 
+def invariant_watch(game: Game, seed: int) -> Watch | None:
+    """An `on_action` hook checking the game's invariants after every action (None when it declares none);
+    it has checked the starting state already. A broken invariant raises InvariantBroken."""
+    if not game.definition.invariants:
+        return None
+    watch = Watch(f"{game.id} {game.players}p", seed)
+    watch(game.new_game(seed=seed))
+    return watch
+
+
 # ---------------------------------------------------------------- playing them all
 
 
@@ -290,6 +314,7 @@ def simulate(
     max_actions: int = MAX_ACTIONS,
     workers: int = 1,
     rotate: bool | None = None,
+    check_invariants: bool = False,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
 
@@ -298,7 +323,9 @@ def simulate(
     seed order, so the report is the same whatever the number of workers.
 
     With `rotate` (the default when the agents differ) the seats turn by one place from one seed to the
-    next, so each agent plays each seat equally often over a multiple of `players` games.
+    next, so each agent plays each seat equally often over a multiple of `players` games. With
+    `check_invariants` the rule file's invariants are checked after every action: the first broken one
+    raises InvariantBroken, located in the rule file and naming the seed and the step.
     """
     if n < 1:
         raise ValueError("simulate needs at least one game")
@@ -307,9 +334,11 @@ def simulate(
     subject = instrumented(game)
     started = time.perf_counter()
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
+    play = functools.partial(
+        _play_one, names=names, max_actions=max_actions, rotate=rotate, check=check_invariants
+    )
     with bar:
-        seeds = range(seed, seed + n)
-        played = list(_play_all(subject, seeds, names, max_actions, workers, bar.update, rotate))
+        played = list(in_workers(subject, range(seed, seed + n), play, workers, bar.update))
     report = _report(subject, seed, names, played, time.perf_counter() - started)
     _add_agents(report, played, rotate)
     return report
@@ -329,44 +358,43 @@ def _add_agents(report: Report, played: Sequence[_Played], rotate: bool) -> None
         report.wins_by_agent = {r.agent: r.wins for r in report.by_agent}
 
 
-# The game a worker process plays: inherited from the parent when the pool forks.
-_WORKER_SUBJECT: _Subject | None = None
+# What a worker process plays: the game and the function that plays one seed of it, inherited from the
+# parent when the pool forks (so neither needs pickling).
+_WORKER: tuple[Any, Callable[[Any, int], Any]] | None = None
 
 
-def _play_chunk(seeds: range, names: list[str], max_actions: int, rotate: bool = False) -> list[_Played]:
-    assert _WORKER_SUBJECT is not None
-    return [_play_one(_WORKER_SUBJECT, s, names, max_actions, rotate) for s in seeds]
+def _play_chunk(seeds: range) -> list[Any]:
+    assert _WORKER is not None
+    game, play = _WORKER
+    return [play(game, s) for s in seeds]
 
 
-def _play_all(
-    subject: _Subject,
-    seeds: range,
-    names: list[str],
-    max_actions: int,
-    workers: int,
-    done: Callable[[int], Any],
-    rotate: bool = False,
-) -> Iterator[_Played]:
-    """Each game's result in seed order, from this process or from `workers` forked ones."""
+def in_workers(
+    game: Any, seeds: range, play: Callable[[Any, int], Any], workers: int, done: Callable[[int], Any]
+) -> Iterator[Any]:
+    """`play(game, seed)` for each seed, yielded in seed order, from this process or `workers` forked ones.
+
+    `done(k)` is told each time k more games are finished (for a progress bar).
+    """
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for s in seeds:
-            yield _play_one(subject, s, names, max_actions, rotate)
+            yield play(game, s)
             done(1)
         return
-    global _WORKER_SUBJECT
-    _WORKER_SUBJECT = subject
+    global _WORKER
+    _WORKER = (game, play)
     size = max(1, min(25, len(seeds) // (workers * 4)))
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, chunk, names, max_actions, rotate) for chunk in chunks]
+            futures = [pool.submit(_play_chunk, chunk) for chunk in chunks]
             for future in futures:  # in seed order; the pool works ahead
                 results = future.result()
                 done(len(results))
                 yield from results
     finally:
-        _WORKER_SUBJECT = None
+        _WORKER = None
 
 
 def pseudo_actions(game: Game) -> list[str]:

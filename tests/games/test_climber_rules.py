@@ -519,6 +519,7 @@ def test_season_1_is_standard_with_no_special_rule(climber):
         "max_cards": 99,
         "revolution": False,
         "climax": False,
+        "start_played": False,
     }
 
 

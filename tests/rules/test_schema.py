@@ -79,6 +79,7 @@ def test_every_section_of_a_rule_file_is_described_by_the_schema() -> None:
         "routines",
         "metrics",
         "standing",
+        "invariants",
         "render",
         "bots",
         "extends",
