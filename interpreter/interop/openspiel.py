@@ -24,6 +24,7 @@ with 0 for every seat.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
@@ -39,7 +40,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 from meeple.api import load
 from meeple.interop import core
-from meeple.runtime.state import State
+from meeple.runtime.state import State, encode
 
 CHANCE_OUTCOMES = 64
 MAX_GAME_LENGTH = 10_000
@@ -130,7 +131,7 @@ def register(name: str) -> str:
                 num_players=n,
                 min_utility=low_u,
                 max_utility=high_u,
-                utility_sum=0.0 if n > 1 else None,
+                utility_sum=0.0 if low > 1 else None,  # as the registered utility kind says
                 max_game_length=self.setup.max_game_length,
             )
             super().__init__(kind, info, params or {})
@@ -161,7 +162,9 @@ class _Held:
         return _Held(None if self.s is None else self.s.clone(), self.key)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_held_from_json, (None if self.s is None else self.s.to_json(), self.key))
+        # Not `to_json`, which sorts keys: the order of cards in a zone is kept, as a clone keeps it.
+        text = None if self.s is None else json.dumps(encode(self.s.snapshot()))
+        return (_held_from_json, (text, self.key))
 
 
 def _held_from_json(text: str | None, key: tuple[Any, ...]) -> _Held:
