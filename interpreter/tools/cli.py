@@ -17,6 +17,7 @@ from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agents, play_game
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import Diagnostic, IllegalActionError, RulesError
 from meeple.tools.explain import explain
+from meeple.tools.ray_backend import RayUnavailable
 from meeple.tools.simulate import format_report, playout_problems, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
@@ -383,15 +384,21 @@ def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Ga
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = load_game(args.game, args.players, args.option)
     seat_agents(args.agents, game.players)
-    report = simulate(
-        game,
-        args.n,
-        args.seed,
-        args.agents,
-        progress=not args.no_progress,
-        max_actions=args.max_actions,
-        workers=args.workers,
-    )
+    if args.ray is not None and args.workers > 1:
+        raise UsageError("give --workers or --ray, not both (on Ray, the cluster's CPUs are the workers)")
+    try:
+        report = simulate(
+            game,
+            args.n,
+            args.seed,
+            args.agents,
+            progress=not args.no_progress,
+            max_actions=args.max_actions,
+            workers=args.workers,
+            ray=args.ray,
+        )
+    except RayUnavailable as err:
+        raise UsageError(str(err)) from None
     print(json.dumps(report.to_dict(), indent=2) if args.json else format_report(report))
     return OK
 
@@ -547,6 +554,14 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
         default=1,
         metavar="N",
         help="play the games in N processes (the report is the same; default: %(default)s)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster (at ADDRESS; without it, Ray's default: RAY_ADDRESS "
+        "or a new local instance); the report is the same (needs meeple[ray])",
     )
 
 

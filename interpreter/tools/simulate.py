@@ -106,11 +106,13 @@ def simulate(
     progress: bool = False,
     max_actions: int = MAX_ACTIONS,
     workers: int = 1,
+    ray: str | None = None,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
 
     With `workers` > 1 the games are shared out among that many processes; each game depends only on its
     seed and the games are tallied in seed order, so the report is the same whatever the number of workers.
+    With `ray` (a cluster address, or "" for Ray's default) the same batches run as Ray tasks instead.
     """
     if n < 1:
         raise ValueError("simulate needs at least one game")
@@ -119,7 +121,14 @@ def simulate(
     started = time.perf_counter()
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
     with bar:
-        for played in _play_all(game, range(seed, seed + n), names, max_actions, workers, bar.update):
+        seeds = range(seed, seed + n)
+        if ray is not None:
+            from meeple.tools.ray_backend import play_on_ray
+
+            games = play_on_ray(game, seeds, names, max_actions, ray or None, _batches, bar.update)
+        else:
+            games = _play_all(game, seeds, names, max_actions, workers, bar.update)
+        for played in games:
             _count(tally, played)
     return _report(game, n, seed, names, tally, time.perf_counter() - started)
 
@@ -167,8 +176,7 @@ def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, work
         return
     global _WORKER_GAME
     _WORKER_GAME = game
-    size = max(1, min(25, len(seeds) // (workers * 4)))
-    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    chunks = _batches(seeds, workers)
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -179,6 +187,12 @@ def _play_all(game: Game, seeds: range, names: list[str], max_actions: int, work
                 yield from results
     finally:
         _WORKER_GAME = None
+
+
+def _batches(seeds: range, workers: int) -> list[range]:
+    """The seeds cut into batches, about four per worker and at most 25 games each."""
+    size = max(1, min(25, len(seeds) // (workers * 4)))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
 
 
 def pseudo_actions(game: Game) -> list[str]:
