@@ -154,7 +154,9 @@ class Encoder:
         ]
         self.resources = list(sym.resources)
         self.player_vars = [k for k, v in sym.player_vars.items() if _is_number(v)]
-        cards = [name for name, spec in sym.definitions.items() if isinstance(spec, dict) and "family" in spec]
+        cards = [
+            name for name, spec in sym.definitions.items() if isinstance(spec, dict) and "family" in spec
+        ]
         for zone in d.zones:
             for fill in (zone.fill, *zone.fills.values()):
                 cards += [c for c, _ in fill if c not in cards]

@@ -34,9 +34,7 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "meeple.interop.openspiel needs OpenSpiel: pip install 'meeple[openspiel]'"
-    ) from err
+    raise ImportError("meeple.interop.openspiel needs OpenSpiel: pip install 'meeple[openspiel]'") from err
 
 from meeple.api import load
 from meeple.interop import core
@@ -77,7 +75,9 @@ def register(name: str) -> str:
         return short
     spec = ((game.source.data if game.source else {}).get("game") or {}).get("players") or {}
     low, high = int(spec.get("min", 1)), int(spec.get("max", 8))
-    options = {k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN}
+    options = {
+        k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN
+    }
     first = core.setup(str(name), game.players, max_game_length=MAX_GAME_LENGTH)
     hidden = any(zone.visibility != "all" for zone in game.definition.zones)
     kind = pyspiel.GameType(

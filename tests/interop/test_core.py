@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from interop_files import K2, PIG, TIC_TAC_TOE
 
 import meeple
 from meeple.interop import core
-
-from interop_files import K2, PIG, TIC_TAC_TOE
 
 
 def test_action_index_numbers_actions_in_order_met_and_stops_at_its_bound():
