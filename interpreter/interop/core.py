@@ -259,7 +259,7 @@ class Encoder:
             for key in keys:
                 cards = v.zones.get(key, {})
                 if cards:
-                    inside = ", ".join(f"{c}x{n}" if c != HIDDEN else f"{n} hidden" for c, n in cards.items())
+                    inside = ", ".join(f"{n} {c}" if c != HIDDEN else f"{n} hidden" for c, n in cards.items())
                     lines.append(f"  {key}: {inside}")
         on_board: dict[str, list[str]] = {}
         for pid in sorted(v.pieces):

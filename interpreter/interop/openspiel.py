@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -68,9 +69,10 @@ def register(name: str) -> str:
     """Register the rule file with OpenSpiel once; its short name (`meeple_<id>`)."""
     game = load(name)  # checks the file; its own default player count
     short = short_name(game.id)
+    source = str(Path(name).resolve()) if Path(name).is_file() else str(name)
     known = _REGISTERED.get(short)
     if known is not None:
-        if known != str(name):
+        if known != source:
             raise ValueError(f"{short} is already registered for {known}, not {name}")
         return short
     spec = ((game.source.data if game.source else {}).get("game") or {}).get("players") or {}
@@ -78,7 +80,7 @@ def register(name: str) -> str:
     options = {
         k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN
     }
-    first = core.setup(str(name), game.players, max_game_length=MAX_GAME_LENGTH)
+    first = core.setup(source, game.players, max_game_length=MAX_GAME_LENGTH)
     hidden = any(zone.visibility != "all" for zone in game.definition.zones)
     kind = pyspiel.GameType(
         short_name=short,
@@ -110,7 +112,6 @@ def register(name: str) -> str:
             **options,
         },
     )
-    source = str(name)
 
     class MeepleGame(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -276,6 +277,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
             self._held = _Held(outcome[1].clone(), setup.key)
             self._pending = None
             self._outcomes = _Shared(None)
+            self._stop_if_stalled(self._held.s)
             return
         legal = setup.index.ids(s.legal_actions())
         chosen = legal.get(action)
@@ -292,7 +294,11 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
         self._decisions += 1
         if self._decisions >= setup.max_game_length:
             self._cut = True
-        if self._pending is None and not after.is_over and not after.legal_actions():
+        if self._pending is None:
+            self._stop_if_stalled(after)
+
+    def _stop_if_stalled(self, s: State | None) -> None:
+        if s is not None and not s.is_over and not s.legal_actions():
             self._cut = True  # stalled: nobody can move, so the game ends without a winner
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -68,7 +68,7 @@ def test_encoding_shows_other_players_hidden_cards_only_as_counts():
     setup = core.setup(K2, 2)
     s = setup.game.new_game(seed=5)
     text0 = setup.encoder.text(s, 0)
-    own = ", ".join(f"{c}x{n}" for c, n in s.zones["hand#0"].items())
+    own = ", ".join(f"{n} {c}" for c, n in s.zones["hand#0"].items())
     assert f"hand#0: {own}" in text0
     assert f"hand#1: {sum(s.zones['hand#1'].values())} hidden" in text0
     enc = setup.encoder
