@@ -70,6 +70,15 @@ def fingerprint(s: State) -> str:
     return json.dumps(encode(data), sort_keys=True, separators=(",", ":"))
 
 
+def outcome_key(s: State) -> str:
+    """A quick text of everything a state plays on with, for telling chance outcomes apart: equal for
+    states reached alike from one state (their dicts fill in the same order)."""
+    return repr(
+        (s.gv, s.pv, s.tv, s.sv, s.zones, s.pieces, s.sites, s.supply, s.awards, s.stack)
+        + (s.turn_player, s.turn_no, s.next_id, s.over, s.winners)
+    )
+
+
 def draws(s: State, action: Action) -> tuple[State, bool]:
     """The state after `action` (on a copy), and whether applying it drew from the random generator."""
     after = s.clone()

@@ -80,7 +80,7 @@ def register(name: str) -> str:
     options = {
         k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN
     }
-    first = core.setup(source, game.players, max_game_length=MAX_GAME_LENGTH)
+    first = core.setup(source, game.players, options, max_game_length=MAX_GAME_LENGTH)
     hidden = any(zone.visibility != "all" for zone in game.definition.zones)
     kind = pyspiel.GameType(
         short_name=short,
@@ -249,7 +249,7 @@ class MeepleState(pyspiel.State):  # type: ignore[misc]
             found: dict[str, tuple[int, int, State]] = {}
             for seed in range(self._seeds):
                 s = self._draw(setup, seed)
-                key = core.fingerprint(s)
+                key = core.outcome_key(s)
                 first, count, kept = found.get(key, (seed, 0, s))
                 found[key] = (first, count + 1, kept)
             self._outcomes = _Shared(
