@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from interop_files import K2, PIG, TIC_TAC_TOE
 
@@ -109,3 +111,34 @@ def test_returns_are_zero_sum_with_the_winners_sharing(players, winners, expecte
     assert sum(got) == pytest.approx(0.0)
     low, high = core.utility_range(players)
     assert all(low - 1e-9 <= r <= high + 1e-9 for r in got)
+
+
+def test_another_players_hidden_cards_do_not_change_my_observation():
+    setup = core.setup(K2, 2)
+    s = setup.game.new_game(seed=2)
+    other = s.clone()
+    size = sum(other.zones["hand#1"].values())
+    other.zones["hand#1"] = {next(iter(setup.encoder.cards)): size}  # same count, other cards
+    assert (setup.encoder.tensor(s, 0) == setup.encoder.tensor(other, 0)).all()
+    assert setup.encoder.text(s, 0) == setup.encoder.text(other, 0)
+    assert not (setup.encoder.tensor(s, 1) == setup.encoder.tensor(other, 1)).all()
+
+
+@pytest.mark.parametrize(
+    "name", ["caravan_conquest", "climbers_of_verdon", "k2", "pluvionauts", "tabletop_climber"]
+)
+def test_every_seed_game_encodes_to_its_fixed_size_along_a_random_game(name):
+    players = 3 if name == "tabletop_climber" else 2
+    setup = core.setup(name, players)
+    s = setup.game.new_game(seed=1)
+    rng = random.Random(1)
+    for _ in range(60):
+        if s.is_over:
+            break
+        for p in range(players):
+            x = setup.encoder.tensor(s, p)
+            assert x.shape == (setup.encoder.size,) and x.dtype == "float32"
+            assert x[: players + 1].sum() == 1  # exactly one seat (or nobody) to move
+        legal = s.legal_actions()
+        assert all(setup.index.id_of(a) < setup.index.size for a in legal)
+        s.apply(legal[rng.randrange(len(legal))])
