@@ -23,6 +23,7 @@ from meeple.tools.check import FileReport, PathProblem, Sources, check_file, err
 from meeple.tools.explain import diff_record, explain, explain_diff, explain_options, options_record
 from meeple.tools.guesses import Guess, find_guesses
 from meeple.tools.junit import junit_xml
+from meeple.tools.ray_backend import RayUnavailable
 from meeple.tools.simulate import format_report, invariant_watch, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
@@ -422,6 +423,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     game = load_game(args.game, args.players, args.option)
     seat_agents(args.agents, game.players)
+    if args.ray is not None and args.workers > 1:
+        raise UsageError("give --workers or --ray, not both (on Ray, the cluster's CPUs are the workers)")
 
     def run(g: meeple.Game) -> Any:
         return simulate(
@@ -434,12 +437,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             workers=args.workers,
             rotate=args.rotate,
             check_invariants=args.check_invariants,
+            ray=args.ray,
         )
 
-    report, comparison, variant = run(game), None, None
-    if args.compare:
-        variant = run(load_game(args.compare, game.players, args.option))
-        comparison = compare(report, variant)
+    report, comparison, variant = None, None, None
+    try:
+        report = run(game)
+        if args.compare:
+            variant = run(load_game(args.compare, game.players, args.option))
+            comparison = compare(report, variant)
+    except RayUnavailable as err:
+        raise UsageError(str(err)) from None
     if args.html:
         page = report_html(report, comparison, (args.game, args.compare or ""))
         try:
@@ -676,6 +684,14 @@ def add_simulate(p: argparse.ArgumentParser) -> None:
         default=None,
         help="turn the seats by one place from game to game, so every agent plays every seat equally often "
         "over a multiple of the player count (default: on when the agents differ)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster (at ADDRESS; without it, Ray's default: RAY_ADDRESS "
+        "or a new local instance); the report is the same (needs meeple[ray])",
     )
 
 

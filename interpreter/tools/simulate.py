@@ -315,6 +315,7 @@ def simulate(
     workers: int = 1,
     rotate: bool | None = None,
     check_invariants: bool = False,
+    ray: str | None = None,
 ) -> Report:
     """Play `n` games (seeds seed .. seed + n - 1) with the named agents and report on them.
 
@@ -325,7 +326,8 @@ def simulate(
     With `rotate` (the default when the agents differ) the seats turn by one place from one seed to the
     next, so each agent plays each seat equally often over a multiple of `players` games. With
     `check_invariants` the rule file's invariants are checked after every action: the first broken one
-    raises InvariantBroken, located in the rule file and naming the seed and the step.
+    raises InvariantBroken, located in the rule file and naming the seed and the step. With `ray` (a
+    cluster address, or "" for Ray's default) the same batches run as Ray tasks instead.
     """
     if n < 1:
         raise ValueError("simulate needs at least one game")
@@ -338,7 +340,13 @@ def simulate(
         _play_one, names=names, max_actions=max_actions, rotate=rotate, check=check_invariants
     )
     with bar:
-        played = list(in_workers(subject, range(seed, seed + n), play, workers, bar.update))
+        seeds = range(seed, seed + n)
+        if ray is not None:
+            from meeple.tools.ray_backend import play_on_ray
+
+            played = list(play_on_ray(game, seeds, play, ray or None, batches, bar.update))
+        else:
+            played = list(in_workers(subject, seeds, play, workers, bar.update))
     report = _report(subject, seed, names, played, time.perf_counter() - started)
     _add_agents(report, played, rotate)
     return report
@@ -383,8 +391,7 @@ def in_workers(
         return
     global _WORKER
     _WORKER = (game, play)
-    size = max(1, min(25, len(seeds) // (workers * 4)))
-    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    chunks = batches(seeds, workers)
     context = multiprocessing.get_context("fork")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -395,6 +402,12 @@ def in_workers(
                 yield from results
     finally:
         _WORKER = None
+
+
+def batches(seeds: range, workers: int) -> list[range]:
+    """The seeds cut into batches, about four per worker and at most 25 games each."""
+    size = max(1, min(25, len(seeds) // (workers * 4)))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
 
 
 def pseudo_actions(game: Game) -> list[str]:
