@@ -116,7 +116,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact at the ends, where rounding would
+    high = 1.0 if successes >= n else min(1.0, centre + half)  # leave the observed rate itself outside
+    return (min(low, p), max(high, p))
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:

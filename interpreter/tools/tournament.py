@@ -2,24 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-Z95 = 1.959964
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion `wins / n` (95% by default), as (low, high)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    scale = 1 + z * z / n
-    low = 0.0 if wins <= 0 else max(0.0, (centre - spread) / scale)  # exact at the ends, where rounding
-    high = 1.0 if wins >= n else min(1.0, (centre + spread) / scale)  # would leave p itself outside
-    return min(low, p), max(high, p)
+from meeple.tools.stats import wilson
 
 
 def seating(names: Sequence[str], seed: int, rotate: bool) -> tuple[str, ...]:
