@@ -448,7 +448,6 @@ class GameCompiler:
         params: list[ParamDef] = []
         errors_before = len(self.sink.diagnostics)
         nodes: dict[str, Any] = {}  # each parameter's domain, for the generated enumerator
-        self.ex.reads = set()  # what enumerating the action reads: its domains, `when` and cost
         for inp in spec.get("inputs") or []:
             params.append(ParamDef(str(inp), None))
             scope[str(inp)] = "player" if inp == "partner" else None
@@ -473,7 +472,6 @@ class GameCompiler:
                     check_nodes[level].append(part)
         cost, cost_level = None, 0
         cost_node = None
-        binding_reads = set(self.ex.reads)  # what its domains and `when` read, without the cost
         if spec.get("cost") is not None:
             node = self.ex.parse_at(spec["cost"], (*where, "cost"))
             cost_node = node
@@ -481,13 +479,6 @@ class GameCompiler:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
-        # A cost worked out before the loops (a fixed price) or after all of them (a price per binding) is
-        # checked apart from the kept bindings at every decision: what the payer holds changes often.
-        stepwise = bool(spec.get("stepwise"))
-        price_apart = cost is not None and not stepwise and cost_level in (0, len(params))
-        reads = self.enumeration_reads(
-            binding_reads if price_apart else self.ex.reads, cost is not None and not price_apart
-        )
         self.st.origins = {
             p.name: ("param",) for p in params
         }  # a choice: who may know it is worked out in play
@@ -511,23 +502,10 @@ class GameCompiler:
             cost,
             cost_level,
             effect,
-            stepwise,
+            bool(spec.get("stepwise")),
             fast,
             tuple(tuple(c) for c in check_nodes),
-            reads,
-            price_apart,
         )
-
-    def enumeration_reads(self, reads: set[str], cost: bool) -> tuple[str, ...] | None:
-        """The parts of a state an action's legal bindings depend on (with `cost`, a cost is checked too:
-        it also reads what its payer holds), in PARTS order; None when that cannot be told: a def of
-        unknown reads, a random draw."""
-        if not self.known_reads(reads):
-            return None
-        parts = self.expand_reads(reads) | ({"pv"} if cost else set())
-        if not parts <= set(PARTS):
-            return None
-        return tuple(part for part in PARTS if part in parts)
 
     def choice_plans(
         self, params: list[ParamDef], nodes: dict[str, Any], checks: list[list[Any]], scope: Scope

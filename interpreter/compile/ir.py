@@ -32,12 +32,6 @@ class ActionDef:
     stepwise: bool = False
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
     check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
-    # The parts of a state its enumeration reads (see PARTS): its legal bindings are kept while their
-    # change counters stay the same. None: it may read anything (a random draw, a def of unknown reads).
-    reads: tuple[str, ...] | None = None
-    # The cost is checked apart from the kept bindings (they are enumerated as if free): a fixed price
-    # (cost_level 0) once, a price that needs every parameter for each binding.
-    price_apart: bool = False
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -176,7 +170,3 @@ class GameDef:
     invariants: tuple[InvariantDef, ...] = ()
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
-    # engine.offered: how often each action's kept bindings were still good (name) or not ((name, None)),
-    # and the actions no longer kept because they seldom were. Only speed depends on these.
-    kept_tally: dict[Any, int] = field(default_factory=dict, repr=False, compare=False)
-    unkept: set[str] = field(default_factory=set, repr=False, compare=False)

@@ -7,13 +7,11 @@ from typing import Any
 
 from meeple.compile.builtins import can_pay, distinct
 from meeple.compile.ir import ActionDef
-from meeple.compile.expressions import RuleRuntimeError
 from meeple.errors import IllegalActionError
 from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
 
 SKIP = "skip"
-KEEP_TRIAL = 200  # misses after which an action whose kept bindings seldom last stops being kept
 
 
 # ---------------------------------------------------------------- enumeration
@@ -125,78 +123,21 @@ def _legal_here(s: Any) -> list[Action]:
     if kind == "choose":
         step = game.phases[f["ph"]].steps[f["st"]]
         for name in step.actions:
-            out.extend(offered(s, game.actions[name], f["p"], {}, False))
+            out.extend(enumerate_action(s, game.actions[name], f["p"], {}, False))
         if step.until in game.actions:  # a declared action that ends the step when taken
             if step.until not in step.actions:
-                out.extend(offered(s, game.actions[step.until], f["p"], {}, False))
+                out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
         elif step.until:
             out.append(Action(step.until))
         if step.optional and out:
             out.append(Action(SKIP))
     elif kind == "grant":
-        out = list(offered(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"]))
+        out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
         if f["optional"] and out:
             out.append(Action(SKIP))
     elif kind == "partial":
-        out = list(offered(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"], True))
+        out = stepwise_options(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
     return out
-
-
-def offered(
-    s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool, partial: bool = False
-) -> list[Action]:
-    """The action's legal bindings (with `partial`, its next stepwise options), kept in the state from
-    one decision to the next while the change counters of the parts its enumeration reads stay the same.
-    A price checked apart (ActionDef.price_apart) is checked again every time. The list returned may be
-    shared: callers copy it before changing it."""
-    reads = a.reads
-    if reads is None or a.name in s.game.unkept:
-        return stepwise_options(s, a, me, bound, free) if partial else enumerate_action(s, a, me, bound, free)
-    apart = a.price_apart and not free
-    if apart and a.cost_level == 0:  # a fixed price: nothing is offered to whom cannot pay it
-        try:
-            if not can_pay(s, me, a.cost(s, {"me": me, **bound})):  # type: ignore[misc]
-                return []
-        except Exception:  # as the enumerator would meet it
-            return enumerate_action(s, a, me, bound, free)
-    ver = s.ver
-    stamp = tuple([ver[part] for part in reads])
-    key = (a.name, me, free or apart, partial, tuple(bound.items()) if bound else ())
-    kept = s._acts
-    try:
-        hit = kept.get(key)
-    except TypeError:  # an unhashable argument: not kept
-        return stepwise_options(s, a, me, bound, free) if partial else enumerate_action(s, a, me, bound, free)
-    tally = s.game.kept_tally
-    if hit is not None and hit[0] == stamp:
-        out = hit[1]
-        tally[a.name] = tally.get(a.name, 0) + 1
-    else:
-        # An action whose kept bindings are hardly ever still good is not kept (results are the same).
-        misses = tally[a.name, None] = tally.get((a.name, None), 0) + 1
-        if misses >= KEEP_TRIAL and tally.get(a.name, 0) * 4 < misses:
-            s.game.unkept.add(a.name)
-        if partial:
-            out = stepwise_options(s, a, me, bound, free)
-        else:
-            out = enumerate_action(s, a, me, bound, free or apart)
-        if s._acts_shared:  # a clone shares the dict: replace it, never change it
-            s._acts = kept = dict(kept)
-            s._acts_shared = False
-        kept[key] = (stamp, out)
-    if apart and out and a.cost_level:
-        return priced(s, a, me, out)
-    return out  # type: ignore[no-any-return]
-
-
-def priced(s: Any, a: ActionDef, me: Player, found: list[Action]) -> list[Action]:
-    """The bindings whose price `me` can pay, each checked as the enumerator checks it after its innermost
-    loop."""
-    cost = a.cost
-    try:
-        return [x for x in found if can_pay(s, me, cost(s, {"me": me, **dict(x.params)}))]  # type: ignore[misc]
-    except TypeError as err:
-        raise RuleRuntimeError(f"cannot compute: {err}") from None
 
 
 # ---------------------------------------------------------------- applying

@@ -50,11 +50,6 @@ class State(Effects):
         self._kept: dict[str, dict[Any, Any]] = {}
         self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
-        # Legal bindings of actions kept across decisions (engine.offered): (action, player, free, partial,
-        # bound arguments) -> (the change counters of the parts its enumeration reads, the actions).
-        # Shared with clones until either writes to it (then it is copied first).
-        self._acts: dict[Any, tuple[tuple[int, ...], list[Action]]] = {}
-        self._acts_shared = False
         self._sites_shared = False
         self.viewer: Player | None = None  # set in a player's view: what that player may know
 
@@ -130,8 +125,6 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see engine.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
-        c._acts = self._acts
-        c._acts_shared = self._acts_shared = True
         return c
 
     def forget(self) -> None:
@@ -142,8 +135,6 @@ class State(Effects):
         self._pieces_seen = None
         self._kept = {}
         self._kept_stamps = [None] * len(self.game.kept_defs)
-        self._acts = {}
-        self._acts_shared = False
 
     def why(self, action: Action | str) -> Any:
         """Why `action` is legal or not for the player deciding now (a `meeple.runtime.why.Why`)."""
