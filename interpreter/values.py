@@ -156,18 +156,20 @@ class Action:
         self.name = name
         self.params = params
         self.partial = partial
-        self._hash = hash((name, params, partial))
+        self._hash: int | None = None  # worked out when first asked: most actions listed are never hashed
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((self.name, self.params, self.partial))
+        return h
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Action)
-            and self._hash == other._hash
             and self.name == other.name
-            and self.params == other.params
             and self.partial == other.partial
+            and self.params == other.params
         )
 
     def __getitem__(self, key: str) -> Any:

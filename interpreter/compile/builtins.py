@@ -63,8 +63,15 @@ def size(s: Any, xs: Any) -> int:
     return count(s, xs)
 
 
+class Distinct(list):  # type: ignore[type-arg]
+    """A list whose items are known to be distinct, kept and shared by a built-in's cache (never changed
+    in place): `distinct` hands it back as it is instead of hashing every item again."""
+
+
 @builtin("distinct")
 def distinct(s: Any, xs: Any) -> list[Any]:
+    if type(xs) is Distinct:
+        return xs
     if isinstance(xs, dict | Bundle):
         return sorted(k for k, v in xs.items() if v > 0)
     return list(dict.fromkeys(xs))
@@ -169,7 +176,7 @@ def _sub_bundles(held: tuple[tuple[str, int], ...], max_total: int, min_total: i
             b = Bundle((k, 1) for k in combo)
             if all(b[k] <= limit[k] for k in b):
                 out.append(b)
-    return out
+    return Distinct(out)  # different multisets of distinct kinds
 
 
 @lru_cache(maxsize=256)
@@ -177,7 +184,7 @@ def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> lis
     out: list[Bundle] = []
     for size_ in range(min_total, max_total + 1):
         out.extend(Bundle((k, 1) for k in combo) for combo in combinations_with_replacement(kinds, size_))
-    return out
+    return Distinct(out) if len(set(kinds)) == len(kinds) else out
 
 
 # ---------------------------------------------------------------- combinations of cards

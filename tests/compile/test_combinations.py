@@ -299,3 +299,29 @@ def test_hop_distances_live_with_their_board_so_a_later_board_never_gets_them() 
     assert "W1" not in _distances(easy, "space")["BASE"]
     assert easy._cache["distances:space"] is _distances(easy, "space")
     assert hard._cache["distances:space"] is not easy._cache["distances:space"]
+
+
+# ---------------------------------------------------------------- bundles and distinct
+
+_KINDS = ["rope", "nut", "bolt", "chalk"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.one_of(
+        st.dictionaries(st.sampled_from(_KINDS), st.integers(0, 3)).map(Bundle),
+        st.lists(st.sampled_from(_KINDS), max_size=5),
+    ),
+    st.integers(1, 3),
+)
+def test_distinct_of_bundles_is_bundles_without_repeats_in_first_seen_order(source: Any, most: int) -> None:
+    """`bundles` hands out its cached list, marked distinct when it is (different multisets of distinct
+    kinds), which `distinct` then returns as it is: the result must be what deduplicating gives."""
+    from meeple.compile.builtins import bundles as bundles_of
+    from meeple.compile.builtins import distinct
+
+    found = bundles_of(None, source, most)
+    expected = list(dict.fromkeys(found))
+    assert distinct(None, found) == expected
+    assert distinct(None, bundles_of(None, source, most)) == expected  # the cached list is unchanged
+    assert all(1 <= b.total <= most for b in expected)

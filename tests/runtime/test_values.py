@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 import meeple
-from meeple.values import PieceRef, Player
+from meeple.values import Action, Bundle, PieceRef, Player
 
 RULES = """
 game: {name: Marks, players: {min: 2, max: 2}}
@@ -52,3 +56,29 @@ def test_a_players_view_carries_no_random_generator_state():
         assert view["rng"] is None
         assert first.view(p).to_json() == second.view(p).to_json()
     assert json.loads(first.to_json())["rng"] is not None  # the game itself keeps its generator
+
+
+_values = st.one_of(
+    st.sampled_from(["a1", "b2", "rope"]),
+    st.integers(0, 3).map(Player),
+    st.dictionaries(st.sampled_from(["rope", "nut"]), st.integers(1, 2)).map(Bundle),
+)
+_actions = st.builds(
+    Action,
+    st.sampled_from(["play", "trade"]),
+    st.lists(st.tuples(st.sampled_from(["give", "get"]), _values), max_size=2).map(tuple),
+    st.booleans(),
+)
+
+
+@given(_actions, _actions)
+def test_actions_are_equal_when_name_params_and_partial_are_and_then_hash_alike(a: Action, b: Action) -> None:
+    """An action's hash is worked out when first asked for; equality never depends on whether it was."""
+    same = (a.name, a.params, a.partial) == (b.name, b.params, b.partial)
+    assert (a == b) is same
+    if same:
+        assert hash(a) == hash(b)
+    copy = Action(a.name, a.params, a.partial)
+    assert copy == a and hash(copy) == hash(a)
+    assert a in {copy: 1}
+    assert pickle.loads(pickle.dumps(a)) == a
