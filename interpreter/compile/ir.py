@@ -40,12 +40,15 @@ class ActionDef:
 
 @dataclass(frozen=True)
 class StepDef:
-    kind: str  # "do" | "choose"
+    kind: str  # "do" | "choose" | "simultaneous"
     block: Block | None = None
     actions: tuple[str, ...] = ()
     until: str | None = None  # the action (declared, or a bare word) that ends a `choose` step
     while_: Fn | None = None  # `choose` again and again while this holds for `me`
     optional: bool = False  # `skip` is offered too
+    # A `simultaneous` step: the players who decide in secret, in this order (None: every seat in order);
+    # each takes the step as a `choose` step, and the choices are applied together once all have chosen.
+    players: Fn | None = None
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ class State(Effects):
         self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
+        self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
         self.viewer: Player | None = None  # set in a player's view: what that player may know
 
     @property
@@ -125,6 +126,7 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see engine.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
+        c._simul = None  # rebuilt from the recorded secret choices when asked
         return c
 
     def forget(self) -> None:
@@ -133,6 +135,7 @@ class State(Effects):
         self._legal = None
         self._memo = None
         self._pieces_seen = None
+        self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * len(self.game.kept_defs)
 
