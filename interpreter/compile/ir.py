@@ -173,3 +173,12 @@ class GameDef:
     invariants: tuple[InvariantDef, ...] = ()
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
+
+    def hides_information(self) -> bool:
+        """Whether some player may not know something: a zone others cannot see, a private variable, or a
+        `simultaneous` step's secret choices."""
+        return (
+            any(zone.visibility != "all" for zone in self.zones)
+            or any(self.sym.private.values())
+            or any(step.kind == "simultaneous" for phase in self.phases for step in phase.steps)
+        )

@@ -81,7 +81,7 @@ def register(name: str) -> str:
         k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN
     }
     first = core.setup(source, game.players, options, max_game_length=MAX_GAME_LENGTH)
-    hidden = any(zone.visibility != "all" for zone in game.definition.zones)
+    hidden = game.definition.hides_information()
     kind = pyspiel.GameType(
         short_name=short,
         long_name=f"meeple: {game.name}",
