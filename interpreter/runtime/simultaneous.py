@@ -151,7 +151,9 @@ def reveal(s: Any, f: dict[str, Any]) -> None:
 
 
 def _conflict(seat: Player, action: Action | None) -> RuleRuntimeError:
-    what = f"the secret choice {action} of {seat} is no longer legal" if action else f"{seat} has more to decide"
+    what = (
+        f"the secret choice {action} of {seat} is no longer legal" if action else f"{seat} has more to decide"
+    )
     return RuleRuntimeError(
         f"at the reveal of a `simultaneous` step {what} after the choices of the players before it; "
         "the players' choices must not depend on each other"
@@ -197,6 +199,17 @@ def sample(s: Any, f: dict[str, Any], seat: Player, rng: random.Random) -> tuple
     except RuleRuntimeError:  # the rules cannot decide on this deal: no choice at all
         return ()
     return tuple(picks) if done(sc) else ()
+
+
+def pending(s: Any) -> list[tuple[Player, Action]]:
+    """The secret choices made so far in the `simultaneous` step on top of the flow (those a view of `s`
+    shows), by player in the listed order; none outside such a step."""
+    f = s.stack[-1] if s.stack and not s.over else None
+    if f is None or f["k"] != "simul":
+        return []
+    return [
+        (p, a) for p, picks in zip(f["order"], f["picks"], strict=False) if picks != HIDDEN for a in picks
+    ]
 
 
 def tentative(s: Any, player: int) -> Any:

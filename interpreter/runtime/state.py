@@ -72,6 +72,12 @@ class State(Effects):
     def is_over(self) -> bool:
         return self.over
 
+    @property
+    def choosing_in_secret(self) -> bool:
+        """Whether the player to move chooses in secret (a `simultaneous` step): the choice changes nothing
+        anyone sees until every listed player has chosen."""
+        return bool(self.stack) and self.stack[-1]["k"] == "simul" and not self.over
+
     def legal_actions(self) -> list[Action]:
         return list(engine.legal_actions(self))
 
