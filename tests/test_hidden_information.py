@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.runtime.invariants import broken
 from meeple.runtime import simultaneous
+from meeple.runtime.invariants import broken
 from meeple.runtime.narration import narrated
 from meeple.runtime.view import HIDDEN, masked_zone_keys, private_variables
 

@@ -16,8 +16,8 @@ import pytest
 
 import meeple
 from meeple import Bundle, Player
-from meeple.values import Action
 from meeple.runtime.engine import finish_by_score
+from meeple.values import Action
 
 P1, P2, P3, P4 = (Player(i) for i in range(4))
 

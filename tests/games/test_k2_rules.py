@@ -936,7 +936,10 @@ def test_the_picks_are_secret_until_the_reveal(k2):
         view = k2.s.view(seat)
         assert sum(view.zones["hand#0"].values()) == 6 and view.zones["played#0"] == {}
     assert k2.s.view(P2).stack[-1]["picks"] == ("?",)
-    assert [str(a) for a in k2.s.view(P1).stack[-1]["picks"][0]] == ["pick(card=health_0)", "pick(card=move_2)"]
+    assert [str(a) for a in k2.s.view(P1).stack[-1]["picks"][0]] == [
+        "pick(card=health_0)",
+        "pick(card=move_2)",
+    ]
     k2.do("pick(card=move_3)")
     assert k2.to_move == Player(P2)
     assert "move_3" not in str(k2.s.view(P2).stack) and k2.s.view(P2).zones["played#0"] == {}
