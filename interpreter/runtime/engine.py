@@ -86,10 +86,34 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     return out
 
 
+def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> bool:
+    """Whether one full binding of `a` (no input, no free cost) is legal for `me` now: each value in its
+    domain, each condition and the cost met. Cheaper than listing every legal action when one is known."""
+    s._memo = {}
+    kept, s._kept = s._kept, {}  # results are remembered for this check only (no stamps to refresh)
+    try:
+        b: dict[str, Any] = {"me": me}
+        for p in a.params:
+            if p.name not in params or p.domain is None:
+                return False
+            if params[p.name] not in distinct(s, p.domain(s, b)):
+                return False
+            b[p.name] = params[p.name]
+        if a.fast is not None:  # the generated loops, every value given: the conditions and the cost
+            return bool(a.fast(s, me, params, False, True))
+        return next(completions(s, a, me, params, False), None) is not None
+    finally:
+        s._memo = None
+        s._kept = kept
+
+
 def legal_actions(s: Any) -> list[Action]:
     if s.over or not s.stack:
         return []
     if s._legal is not None:
+        return s._legal
+    if s.stack[-1]["k"] == "simul":  # a secret choice: what the player may do on its private copy
+        s._legal = legal_actions(simul.scratch(s))
         return s._legal
     s._memo = {}
     if s.game.kept_defs:
@@ -138,8 +162,6 @@ def _legal_here(s: Any) -> list[Action]:
             out.append(Action(SKIP))
     elif kind == "partial":
         out = stepwise_options(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
-    elif kind == "simul":  # a secret choice: what the player may do on its private copy
-        out = legal_actions(simul.scratch(s))
     return out
 
 

@@ -11,9 +11,11 @@ reveal, so a later player can learn nothing of an earlier choice:
   the recorded choices when needed (a clone or a loaded state has none) and can never draw at random:
   a chance step belongs after the reveal, where everyone sees its outcome at once.
 - When the last player has decided, the frame gives way to the reveal: each player's choices are applied
-  to the real state in the listed order through `apply`, paying costs, running effects and logging as any
-  action does. A choice that an earlier player's reveal made illegal is a rule error: simultaneous
-  choices must not depend on each other.
+  to the real state in the listed order, paying costs, running effects and logging as any action does.
+  A choice that an earlier player's reveal made illegal is a rule error: simultaneous choices must not
+  depend on each other. (The first player's choices were made on the state as it is, so they need no
+  check; a choice made at the step's own `choose` frame is checked alone rather than by listing every
+  legal action, and a narrated game, whose narration needs that list, reveals through `apply`.)
 A view (`state.view(p)`) shows only p's own choices; `view.determinize(rng)` gives the other players who
 have decided a fresh random decision that is legal in the dealt state, and lets a player still deciding
 start afresh. The log says `p2 has chosen` when a decision is over; a game narrated seat by seat tells
@@ -44,6 +46,9 @@ class NoDraw(random.Random):
 
     def getrandbits(self, k: int) -> int:
         raise _no_draw()
+
+
+NO_DRAW = NoDraw(0)  # shared: it has no state to change
 
 
 def _no_draw() -> RuleRuntimeError:
@@ -97,8 +102,8 @@ def scratch(s: Any) -> Any:
 
 def copy_for(s: Any, f: dict[str, Any], seat: Player, picks: tuple[Action, ...]) -> Any:
     """A scratch for `seat`: the state with the step's `choose` frame for it, and `picks` played."""
-    sc = s.clone()
-    sc.rng = NoDraw()
+    sc = s.copy_without_rng()
+    sc.rng = NO_DRAW
     sc.stack.append({"k": "wait", "p": seat})
     sc.stack.append({"k": "choose", "ph": f["ph"], "st": f["st"], "p": seat})
     sc._legal = None
@@ -130,24 +135,51 @@ def reveal(s: Any, f: dict[str, Any]) -> None:
     who = [p for p, picks in zip(f["order"], f["picks"], strict=False) if picks]
     if who:
         s.say(f"  the secret choices of {', '.join(str(p) for p in who)} are revealed")
+    first = True  # the first player's choices were made on the state as it is: legal without a check
     for seat, picks in zip(f["order"], f["picks"], strict=False):
         if not picks or s.over:
             continue
         s.stack.append({"k": "wait", "p": seat})
         s.stack.append({"k": "choose", "ph": f["ph"], "st": f["st"], "p": seat})
         s._legal = None
-        engine.advance(s)
-        for action in picks:
+        rest = picks if s.narrated is not None else _replay_plain(s, seat, picks, checked=not first)
+        first = False
+        if rest:
+            engine.advance(s)
+        for action in rest:
             if s.over:
                 break
             if s.stack[-1]["k"] == "wait" or action not in engine.legal_actions(s):
                 raise _conflict(seat, action)
             engine.apply(s, action)
         if not s.over:
+            if s.stack[-1]["k"] == "choose" and not rest:
+                s.stack.pop()  # the choices ran out where the player's own decision ended
             if s.stack[-1]["k"] != "wait":
                 raise _conflict(seat, None)
             s.stack.pop()
     s._legal = None
+
+
+def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool) -> tuple[Action, ...]:
+    """Apply a player's choices made at the step's own `choose` frame without listing every legal action
+    before each (each is checked alone); stop at one that is stepwise, a word, or follows an effect that
+    pushed a decision (a grant), and return it and those after it, for `apply` to take in full."""
+    f = s.stack[-1]
+    step = s.game.phases[f["ph"]].steps[f["st"]]
+    for i, action in enumerate(picks):
+        a = s.game.actions.get(action.name)
+        if s.over or s.stack[-1] is not f or a is None or action.partial:
+            return picks[i:]
+        if i and step.while_ is not None and not step.while_(s, {"me": seat}):
+            raise _conflict(seat, action)
+        params = dict(action.params)
+        if checked and not engine.binding_legal(s, a, seat, params):
+            raise _conflict(seat, action)
+        if action.name == step.until or (not step.until and step.while_ is None):
+            s.stack.pop()
+        engine.execute(s, a, seat, params, False, action)
+    return ()
 
 
 def _conflict(seat: Player, action: Action | None) -> RuleRuntimeError:

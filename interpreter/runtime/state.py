@@ -102,6 +102,13 @@ class State(Effects):
         return {p: self.game.score(self, {"p": p}) for p in self.players}
 
     def clone(self) -> State:
+        c = self.copy_without_rng()
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        return c
+
+    def copy_without_rng(self) -> State:
+        """A clone whose random generator is left for the caller to set (the state's is not copied)."""
         c = State.__new__(State)
         c.game, c.players, c.options = self.game, self.players, self.options
         c.gv = dict(self.gv)
@@ -122,8 +129,6 @@ class State(Effects):
         c.over = self.over
         c.viewer = self.viewer
         c.winners = None if self.winners is None else list(self.winners)
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
         c.pending = []
         c.ending_turn = False
         c.log = None

@@ -108,6 +108,24 @@ def test_every_choice_is_applied_at_the_reveal_in_seat_order(game: meeple.Game) 
     assert "  p1 takes the round" in s.log
 
 
+@pytest.mark.parametrize("path", [OPEN_HANDS, Path(__file__).resolve().parents[2] / "games" / "k2.yaml"])
+def test_the_reveal_is_the_same_narrated_or_not(path: Path) -> None:
+    """A narrated game reveals through `apply` (every legal action listed, for the narration); a plain one
+    checks each choice alone. Both play the same game."""
+    game = meeple.load(path, players=3)
+    for seed in range(3):
+        plain, told = game.new_game(seed=seed, log=True), game.new_game(seed=seed, narrate=True)
+        rng = random.Random(seed)
+        for _ in range(120):
+            if plain.is_over:
+                break
+            action = rng.choice(plain.legal_actions())
+            plain.apply(action)
+            told.apply(action)
+        assert plain.to_json() == told.to_json()
+        assert [str(line) for line in told.log if "(in secret)" not in line] == plain.log
+
+
 def test_a_game_saved_mid_step_goes_on_the_same(game: meeple.Game) -> None:
     s = offer(game.new_game(seed=1), "high", "high", "low")
     loaded = game.state_from_json(s.to_json())
