@@ -79,6 +79,12 @@ def test_a_chooser_decides_on_its_own_choices_applied(game: meeple.Game) -> None
     assert tentative(s, P2) is s  # p2 has chosen nothing yet
 
 
+def test_why_answers_for_the_chooser_on_its_own_choices(game: meeple.Game) -> None:
+    s = offer(game.new_game(seed=1), "mid")
+    assert s.why("offer(card=mid)").headline == "offer(card=mid) is legal for p1 now"
+    assert "is not among the values" in s.why("offer(card=low)").headline  # `low` comes before `mid`
+
+
 # ---------------------------------------------------------------- the reveal
 
 
