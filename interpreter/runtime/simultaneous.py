@@ -171,10 +171,11 @@ def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool
         a = s.game.actions.get(action.name)
         if s.over or s.stack[-1] is not f or a is None or action.partial:
             return picks[i:]
-        if i and step.while_ is not None and not step.while_(s, {"me": seat}):
-            raise _conflict(seat, action)
         params = dict(action.params)
-        if checked and not engine.binding_legal(s, a, seat, params):
+        if checked and (
+            (step.while_ is not None and not step.while_(s, {"me": seat}))
+            or not engine.binding_legal(s, a, seat, params)
+        ):
             raise _conflict(seat, action)
         if action.name == step.until or (not step.until and step.while_ is None):
             s.stack.pop()

@@ -299,3 +299,11 @@ def test_a_simultaneous_step_naming_an_unknown_action_is_located(tmp_path: Path)
     assert [d.code for d in found] == ["name/unknown-action"]
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if "sya" in text)
     assert "did you mean 'say'" in (found[0].hint or "") and found[0].span.line == line  # type: ignore[union-attr]
+
+
+def test_a_mistyped_simultaneous_step_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY.format(step="{simultaneous: [say], whilst: me.said < 2}"), encoding="utf-8")
+    found = meeple.check(path)
+    assert [d.code for d in found] == ["schema/additionalProperties"]
+    assert "did you mean 'while'" in found[0].headline()
