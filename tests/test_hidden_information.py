@@ -1,9 +1,10 @@
 """Hidden information, over every channel a seat sees, for every seed game (and the sealed-bids tutorial,
-which keeps secrets in variables) at its smallest and largest player counts: the view, its JSON, a saved
-view, and the log as narrated to the seat.
+which keeps secrets in variables, and Open Hands, which keeps them in `simultaneous` steps) at its smallest
+and largest player counts: the view, its JSON, a saved view, and the log as narrated to the seat.
 
 The properties: two states that differ only in what a seat cannot see (the hidden cards dealt otherwise,
-other players' private variables changed, another random generator) look the same to it; and two games
+other players' private variables changed, other players' secret choices made otherwise, another random
+generator) look the same to it; and two games
 that look the same to a seat at every step (the other players choosing independently, the hidden cards
 dealt otherwise) are narrated the same to it.
 """
@@ -21,12 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
+from meeple.runtime import simultaneous
 from meeple.runtime.invariants import broken
 from meeple.runtime.narration import narrated
 from meeple.runtime.view import HIDDEN, masked_zone_keys, private_variables
 
 ROOT = Path(__file__).resolve().parents[1]
 SEALED_BIDS = ROOT / "examples" / "tutorial" / "sealed_bids.yaml"
+OPEN_HANDS = ROOT / "tests" / "runtime" / "open_hands.yaml"  # secrets kept by a `simultaneous` step only
 # Random actions played before a state is looked at, at most.
 MAX_STEPS = 300
 # Steps two narrated games are followed for, at most (fewer once they look different to the seat).
@@ -37,12 +40,13 @@ SETTINGS = settings(
 
 
 def cases() -> list[tuple[Path, int]]:
-    """Every seed game at its smallest and largest player count, and the sealed-bids tutorial."""
+    """Every seed game at its smallest and largest player count, the sealed-bids tutorial and the test game of
+    the `simultaneous` step."""
     out = []
     for path in sorted((ROOT / "games").glob("*.yaml")):
         spec = (meeple.api.read_rules(path).data.get("game") or {}).get("players") or {}
         out += [(path, n) for n in sorted({int(spec["min"]), int(spec["max"])})]
-    return [*out, (SEALED_BIDS, 3)]
+    return [*out, (SEALED_BIDS, 3), (OPEN_HANDS, 3)]
 
 
 @functools.cache
@@ -66,8 +70,9 @@ def played(game: meeple.Game, seed: int, steps: int, **kwargs: Any) -> meeple.St
 
 def hidden_variant(s: meeple.State, seat: int, rng: random.Random) -> meeple.State:
     """The state with everything `seat` cannot see changed: the cards of the masked zones dealt again at
-    random (each zone keeps its size), other players' private variables set to other values, and another
-    random generator."""
+    random (each zone keeps its size), other players' private variables set to other values, the other
+    players' secret choices in a `simultaneous` step made again at random (a player still choosing has
+    made fewer of them), and another random generator."""
     t = s.clone()
     keys = list(masked_zone_keys(s.game, len(s.players), seat))
     pool = [card for key in keys for card in Counter(t.zones[key]).elements()]
@@ -77,8 +82,16 @@ def hidden_variant(s: meeple.State, seat: int, rng: random.Random) -> meeple.Sta
         t.zones[key], pool = dict(Counter(pool[:size])), pool[size:]
     for _, put, _ in private_variables(t, seat):
         put(("changed", rng.random()))
+    for f in t.stack:
+        if f["k"] == "simul":
+            picks = list(f["picks"])
+            for i, other in enumerate(f["order"][: len(picks)]):
+                if other != seat:
+                    made = simultaneous.sample(t, f, other, rng)
+                    picks[i] = made if i < f["pos"] else made[: rng.randrange(len(made))] if made else ()
+            f["picks"] = tuple(picks)
     t.rng = random.Random(rng.random())
-    t._legal = None
+    t.forget()
     return t
 
 
@@ -160,8 +173,13 @@ def test_a_seat_is_told_its_own_draws_and_picks_and_not_the_others(
     game = compiled(Path(str(ROOT / "games" / "k2.yaml")), 3)
     s = played(game, 1, 30, narrate=True)
     mine, theirs = narrated(s.log, 0), narrated(s.log, 1)
-    assert any(line.startswith("p1: pick(card=") and "?" not in line for line in mine)
-    assert any(line == "p1: pick(card=?)" for line in theirs)
+    # The picks are secret choices: told to the picker as it makes them, to the others not at all...
+    assert any(line.startswith("p1 (in secret): pick(card=") and "?" not in line for line in mine)
+    assert not any(line.startswith("p1 (in secret)") for line in theirs)
+    reveal = next(i for i, line in enumerate(theirs) if "secret choices of p1" in line)
+    assert "p1 has chosen" in theirs[:reveal] and not any("p1: pick" in line for line in theirs[:reveal])
+    # ...until everyone has picked: then the cards are laid face up, told to everyone.
+    assert any(line.startswith("p1: pick(card=") and "?" not in line for line in theirs[reveal:])
     assert any(line.startswith("  6 cards drawn from p1.deck to p1.hand: ") for line in mine)
     assert "  6 cards drawn from p1.deck to p1.hand" in theirs
     # Cards turned face up are told to everyone.
@@ -249,7 +267,7 @@ def test_a_determinized_k2_view_keeps_each_players_eighteen_cards_in_that_player
         full = played(game, 7, steps).view(2).determinize(random.Random(steps))
         for p in range(4):
             cards: Counter[str] = Counter()
-            for zone in ("deck", "hand", "chosen", "played", "discard"):
+            for zone in ("deck", "hand", "played", "discard"):
                 cards.update(full.zones[f"{zone}#{p}"])
             assert +cards == deck, f"p{p + 1} after {steps} steps"
 

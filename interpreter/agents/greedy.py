@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.runtime.engine import SKIP
+from meeple.runtime.simultaneous import tentative
 from meeple.runtime.state import State
 from meeple.values import Action
 
@@ -68,15 +69,16 @@ class GreedyAgent:
             rest = trial.legal_actions()  # the mover goes on deciding the same action
             if 0 < len(rest) <= self.max_branching:
                 return max(self.value_after(trial, a, mover, rng) for a in rest)
-        return value_of(trial, mover)
+        return value_of(tentative(trial, mover), mover)  # a secret choice: judged as the mover expects it
 
 
 def ends_step(state: Any, action: Action) -> bool:
-    """Whether `action` ends the decision on top of the flow: `skip`, or the `until` of a `choose` step."""
+    """Whether `action` ends the decision on top of the flow: `skip`, or the `until` of a `choose` (or
+    `simultaneous`) step."""
     if action.name == SKIP:
         return True
     stack = getattr(state, "stack", None)
-    if not stack or stack[-1].get("k") != "choose":
+    if not stack or stack[-1].get("k") not in ("choose", "simul"):
         return False
     f = stack[-1]
     return bool(action.name == state.game.phases[f["ph"]].steps[f["st"]].until)

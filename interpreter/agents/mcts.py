@@ -50,8 +50,9 @@ class MCTSAgent:
     """UCT / information-set MCTS with a budget of `iterations` per move, or `seconds` per move if given.
 
     `depth` caps each random playout at that many actions (None: to the end of the game); `c` is the
-    exploration constant; `determinize` is True, False, or "auto" (when the game has zones some player
-    cannot see). With an iteration budget the same `rng` gives the same choice; a time budget does not.
+    exploration constant; `determinize` is True, False, or "auto" (when the game hides something from some
+    player: zones, private variables or the secret choices of a `simultaneous` step). With an iteration
+    budget the same `rng` gives the same choice; a time budget does not.
     """
 
     name = "mcts"
@@ -107,7 +108,7 @@ class MCTSAgent:
 
     def hides_cards(self, state: State) -> bool:
         if self.determinize == "auto":
-            return any(zone.visibility != "all" for zone in state.game.zones)
+            return bool(state.game.hides_information())
         return bool(self.determinize)
 
     def iterate(self, root: Node, s: State, players: int, rng: random.Random) -> None:

@@ -589,11 +589,12 @@ class GameCompiler:
         scope: Scope = {"me": "player"}
         if "step" in st:
             return StepDef("do", block=self.st.block(st["step"], (*where, "step"), scope))
-        names = st.get("choose") or []
+        kind = "simultaneous" if "simultaneous" in st else "choose"
+        names = st.get(kind) or []
         for k, nm in enumerate(names):
             if nm not in self.sym.actions:
                 self.sink.at(
-                    (*where, "choose", k),
+                    (*where, kind, k),
                     None,
                     "name/unknown-action",
                     f"unknown action '{nm}'",
@@ -601,7 +602,12 @@ class GameCompiler:
                 )
         loop = self.ex.compile(st["while"], (*where, "while"), scope) if "while" in st else None
         optional = bool(st.get("optional"))
-        return StepDef("choose", actions=tuple(names), until=st.get("until"), while_=loop, optional=optional)
+        players = None
+        if kind == "simultaneous" and "players" in st:
+            players = self.ex.compile(st["players"], (*where, "players"), scope)
+        return StepDef(
+            kind, actions=tuple(names), until=st.get("until"), while_=loop, optional=optional, players=players
+        )
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:
         sc = self.data.get("scoring") or {}

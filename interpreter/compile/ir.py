@@ -40,12 +40,15 @@ class ActionDef:
 
 @dataclass(frozen=True)
 class StepDef:
-    kind: str  # "do" | "choose"
+    kind: str  # "do" | "choose" | "simultaneous"
     block: Block | None = None
     actions: tuple[str, ...] = ()
     until: str | None = None  # the action (declared, or a bare word) that ends a `choose` step
     while_: Fn | None = None  # `choose` again and again while this holds for `me`
     optional: bool = False  # `skip` is offered too
+    # A `simultaneous` step: the players who decide in secret, in this order (None: every seat in order);
+    # each takes the step as a `choose` step, and the choices are applied together once all have chosen.
+    players: Fn | None = None
 
 
 @dataclass(frozen=True)
@@ -170,3 +173,12 @@ class GameDef:
     invariants: tuple[InvariantDef, ...] = ()
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
+
+    def hides_information(self) -> bool:
+        """Whether some player may not know something: a zone others cannot see, a private variable, or a
+        `simultaneous` step's secret choices."""
+        return (
+            any(zone.visibility != "all" for zone in self.zones)
+            or any(self.sym.private.values())
+            or any(step.kind == "simultaneous" for phase in self.phases for step in phase.steps)
+        )

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from meeple.api import Game, load
+from meeple.runtime.simultaneous import tentative
 from meeple.runtime.state import State, encode
 from meeple.runtime.view import HIDDEN
 from meeple.values import Action, Player
@@ -146,10 +147,12 @@ def _is_number(v: Any) -> bool:
 class Encoder:
     """A player's observation as a fixed-size vector and as text, derived from the rule file only.
 
-    From the player's view (`state.view(p)`: others' private cards reduced to their counts), seats in
-    turn from the observing player: who moves; the game's, turn's and scopes' number variables; per seat,
-    its resources and number variables; per zone, its size and its count of each card; per board site, the
-    number of pieces of each kind and owner (each seat, or none); per award, who holds it.
+    From the player's view (`state.view(p)`: others' private cards reduced to their counts; in a
+    `simultaneous` step, with the player's own secret choices applied as it expects them and nobody
+    else's), seats in turn from the observing player: who moves; the game's, turn's and scopes' number
+    variables; per seat, its resources and number variables; per zone, its size and its count of each card;
+    per board site, the number of pieces of each kind and owner (each seat, or none); per award, who holds
+    it.
     """
 
     def __init__(self, game: Game) -> None:
@@ -199,11 +202,12 @@ class Encoder:
 
     def tensor(self, s: State, me: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation of player `me` (the state is seen through `s.view(me)` first)."""
-        v = s.view(me)
+        seen = s.view(me)
+        v = tentative(seen, me)
         x = np.zeros(self.size, np.float32) if out is None else out
         x.fill(0.0)
         i = 0
-        mover = v.to_move
+        mover = seen.to_move
         x[i + (self.n if mover is None else self.seat(mover, me))] = 1.0
         i += self.n + 1
         x[i] = v.turn_no
@@ -251,8 +255,9 @@ class Encoder:
 
     def text(self, s: State, me: int | None) -> str:
         """The state as `me` sees it (everything, for None), as a few readable lines."""
-        v = s if me is None else s.view(me)
-        head = "over" if v.is_over else f"{v.to_move} to move"
+        seen = s if me is None else s.view(me)
+        v = seen if me is None else tentative(seen, me)
+        head = "over" if v.is_over else f"{seen.to_move} to move"
         lines = [f"turn {v.turn_no}, {head}" + (f" (seen by {Player(me)})" if me is not None else "")]
         shown = [f"{k}={_show(v.gv.get(k))}" for k in self.game_vars]
         shown += [f"{k}={_show(v.tv.get(k))}" for k in self.turn_vars]

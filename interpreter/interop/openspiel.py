@@ -18,6 +18,13 @@ state string is the player's observation and action at each of its decisions, th
 (perfect recall); the information state tensor is the observation tensor followed by how often the player
 took each action id (of fixed size, so not perfect recall).
 
+Simultaneous moves. A rule file's `simultaneous` step is played as it is in meeple: the players decide
+one after another (a sequential game), each with nothing of the earlier choices in its observation or
+information state, and the choices are applied together after the last one. The game is registered as
+sequential with imperfect information, not with OpenSpiel's simultaneous nodes: a player's secret
+decision may take several actions (K2's three cards, one at a time), which a simultaneous node, one action
+per player, cannot hold.
+
 Returns: zero-sum, see meeple.interop.core.returns; a game cut short at `max_game_length` decisions ends
 with 0 for every seat.
 """
@@ -81,7 +88,7 @@ def register(name: str) -> str:
         k: v for k, v in game.options.items() if isinstance(v, (bool, int, float, str)) and k not in _OWN
     }
     first = core.setup(source, game.players, options, max_game_length=MAX_GAME_LENGTH)
-    hidden = any(zone.visibility != "all" for zone in game.definition.zones)
+    hidden = game.definition.hides_information()
     kind = pyspiel.GameType(
         short_name=short,
         long_name=f"meeple: {game.name}",

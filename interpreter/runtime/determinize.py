@@ -8,6 +8,8 @@ The rule chosen here:
   started in it (a face-down deck keeps its own cards), then with others that may have reached it, the most
   constrained zones first. Should no such deal fit, the rest are dealt by size alone.
 - A variable the viewer may not know takes its declared starting value (nothing better is known of it).
+- In a `simultaneous` step, each other player who has decided in secret gets a random decision that is
+  legal in the dealt state; one still deciding starts afresh (runtime/simultaneous.py).
 - The state gets a fresh random generator drawn from the given one; the view's own has no state at all.
 - A deal that leaves the player to move with nothing legal, or breaks one of the rule file's invariants,
   is dealt again (up to TRIES times): a secret pick made in name order must still be completable.
@@ -21,6 +23,7 @@ from collections import Counter
 from typing import Any
 
 from meeple.compile.expressions import RuleRuntimeError
+from meeple.runtime import simultaneous
 from meeple.runtime.invariants import broken
 from meeple.runtime.view import HIDDEN, masked_zone_keys, private_variables
 from meeple.values import Player
@@ -44,6 +47,7 @@ def determinize(v: Any, rng: random.Random) -> Any:
             if get() == HIDDEN:
                 put(start)
         deal(s, viewer, rng)
+        simultaneous.resample(s, rng)
         s.rng = random.Random(rng.getrandbits(64))
         s.forget()  # nothing computed from the masked view may serve the deal
         if playable(s):

@@ -8,6 +8,7 @@ from typing import Any
 from meeple.compile.builtins import can_pay, distinct
 from meeple.compile.ir import ActionDef
 from meeple.errors import IllegalActionError
+from meeple.runtime import simultaneous as simul
 from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
 
@@ -85,10 +86,34 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     return out
 
 
+def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> bool:
+    """Whether one full binding of `a` (no input, no free cost) is legal for `me` now: each value in its
+    domain, each condition and the cost met. Cheaper than listing every legal action when one is known."""
+    s._memo = {}
+    kept, s._kept = s._kept, {}  # results are remembered for this check only (no stamps to refresh)
+    try:
+        b: dict[str, Any] = {"me": me}
+        for p in a.params:
+            if p.name not in params or p.domain is None:
+                return False
+            if params[p.name] not in distinct(s, p.domain(s, b)):
+                return False
+            b[p.name] = params[p.name]
+        if a.fast is not None:  # the generated loops, every value given: the conditions and the cost
+            return bool(a.fast(s, me, params, False, True))
+        return next(completions(s, a, me, params, False), None) is not None
+    finally:
+        s._memo = None
+        s._kept = kept
+
+
 def legal_actions(s: Any) -> list[Action]:
     if s.over or not s.stack:
         return []
     if s._legal is not None:
+        return s._legal
+    if s.stack[-1]["k"] == "simul":  # a secret choice: what the player may do on its private copy
+        s._legal = legal_actions(simul.scratch(s))
         return s._legal
     s._memo = {}
     if s.game.kept_defs:
@@ -148,10 +173,15 @@ def apply(s: Any, action: Action) -> None:
     if action not in legal:
         shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
         raise IllegalActionError(f"illegal action {action}; legal now: {shown or 'none'}")
+    f = s.stack[-1]
+    if f["k"] == "simul":  # kept secret until everyone has chosen
+        s._legal = None
+        simul.choose(s, f, action)
+        advance(s)
+        return
     if s.narrated is not None:  # before anything changes: what each seat can tell of the choice
         s.unit = begin_action(s, action)
     s._legal = None
-    f = s.stack[-1]
     me = f["p"]
     if f["k"] == "choose" and action.name == game_step(s, f).until and action.name not in s.game.actions:
         s.say(f"{me}: {action}")
@@ -209,9 +239,9 @@ def execute(s: Any, a: ActionDef, me: Player, params: dict[str, Any], free: bool
 def push_pending(s: Any) -> None:
     if s.ending_turn:
         s.ending_turn = False
-        while s.stack and s.stack[-1]["k"] != "turn":
+        while s.stack and s.stack[-1]["k"] not in ("turn", "wait"):
             s.stack.pop()
-        if s.stack:
+        if s.stack and s.stack[-1]["k"] == "turn":  # a secret choice's turn ends at its `wait`
             s.stack.pop()
         s.pending = []
         return
@@ -417,8 +447,16 @@ def advance(s: Any) -> None:
                 step.block(s, {"me": f["p"]})
                 push_pending(s)
                 settle(s)
+            elif step.kind == "simultaneous":
+                simul.start(s, step, f["ph"], f["i"] - 1, f["p"])
             else:
                 s.stack.append({"k": "choose", "ph": f["ph"], "st": f["i"] - 1, "p": f["p"]})
+        elif kind == "simul":
+            if simul.next_decider(s, f):
+                return
+            simul.reveal(s, f)
+        elif kind == "wait":  # the end of a secret decision, on its private copy or at the reveal
+            return
         else:
             if kind == "choose":
                 step = game.phases[f["ph"]].steps[f["st"]]

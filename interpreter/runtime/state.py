@@ -51,6 +51,7 @@ class State(Effects):
         self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
+        self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
         self.viewer: Player | None = None  # set in a player's view: what that player may know
 
     @property
@@ -70,6 +71,12 @@ class State(Effects):
     @property
     def is_over(self) -> bool:
         return self.over
+
+    @property
+    def choosing_in_secret(self) -> bool:
+        """Whether the player to move chooses in secret (a `simultaneous` step): the choice changes nothing
+        anyone sees until every listed player has chosen."""
+        return bool(self.stack) and self.stack[-1]["k"] == "simul" and not self.over
 
     def legal_actions(self) -> list[Action]:
         return list(engine.legal_actions(self))
@@ -95,6 +102,13 @@ class State(Effects):
         return {p: self.game.score(self, {"p": p}) for p in self.players}
 
     def clone(self) -> State:
+        c = self.copy_without_rng()
+        c.rng = random.Random()
+        c.rng.setstate(self.rng.getstate())
+        return c
+
+    def copy_without_rng(self) -> State:
+        """A clone whose random generator is left for the caller to set (the state's is not copied)."""
         c = State.__new__(State)
         c.game, c.players, c.options = self.game, self.players, self.options
         c.gv = dict(self.gv)
@@ -115,8 +129,6 @@ class State(Effects):
         c.over = self.over
         c.viewer = self.viewer
         c.winners = None if self.winners is None else list(self.winners)
-        c.rng = random.Random()
-        c.rng.setstate(self.rng.getstate())
         c.pending = []
         c.ending_turn = False
         c.log = None
@@ -125,6 +137,7 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see engine.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
+        c._simul = None  # rebuilt from the recorded secret choices when asked
         return c
 
     def forget(self) -> None:
@@ -133,6 +146,7 @@ class State(Effects):
         self._legal = None
         self._memo = None
         self._pieces_seen = None
+        self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * len(self.game.kept_defs)
 

@@ -1,5 +1,6 @@
 """What one player may know: hidden piles and other players' private zones reduced to their sizes, private
-variables shown as `?`, no random generator state, no half-made decision of another player."""
+variables shown as `?`, no random generator state, no half-made decision of another player, no secret choice
+of another player in a `simultaneous` step."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ HIDDEN = "?"
 
 
 def view(s: Any, player: Player) -> Any:
+    from meeple.runtime import simultaneous
+
     v = s.clone()
     for key in masked_zone_keys(s.game, len(s.players), player):
         size = sum(v.zones[key].values())
@@ -21,6 +24,9 @@ def view(s: Any, player: Player) -> Any:
         put(HIDDEN)
     while v.stack and v.stack[-1]["k"] == "partial" and v.stack[-1]["p"] != player:
         v.stack.pop()  # another player's stepwise decision, half made: only its start is known
+    for f in v.stack:
+        if f["k"] == "simul":  # the others' secret choices, made or being made
+            simultaneous.mask(f, player)
     v.rng = random.Random(0)  # the future of the dice and the draws is nobody's knowledge
     v.viewer = player  # so its snapshot and JSON carry no generator state at all
     v.ver = dict.fromkeys(v.ver, 0)  # how often each part changed could tell what hidden rules did

@@ -180,6 +180,10 @@ def why(s: Any, action: Action | str) -> Why:
     game = s.game
     if s.is_over or not s.stack:
         return Why(text, None, "game-over", f"{text} is not legal: the game is over")
+    if s.stack[-1]["k"] == "simul":  # a secret choice: asked of the chooser's private copy of the state
+        from meeple.runtime.simultaneous import scratch
+
+        return why(scratch(s), action)
     known = (
         set(game.actions) | {engine.SKIP} | {st.until for ph in game.phases for st in ph.steps if st.until}
     )

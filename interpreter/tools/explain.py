@@ -181,7 +181,7 @@ def _repeat(phase: PhaseDef, src: dict[str, Any]) -> str:
 
 
 def _step(step: StepDef, src: Any, indent: str) -> list[str]:
-    if step.kind == "choose":
+    if step.kind in ("choose", "simultaneous"):
         head = f"choose actions until {step.until}: " if step.until else "choose one action: "
         if isinstance(src, dict) and "while" in src:
             head = (
@@ -189,6 +189,9 @@ def _step(step: StepDef, src: Any, indent: str) -> list[str]:
                 + (f", or {step.until}" if step.until else "")
                 + ": "
             )
+        if step.kind == "simultaneous":
+            who = _one_line(src["players"]) if isinstance(src, dict) and "players" in src else "every player"
+            head = f"in secret, revealed together ({who}): {head}"
         return _wrap(head + ", ".join(step.actions), indent, indent + "    ")
     body = src.get("step") if isinstance(src, dict) else None
     if not isinstance(body, list):

@@ -166,8 +166,9 @@ def _walk(facts: Facts, value: Any, path: NodePath) -> None:
         return
     if not isinstance(value, dict):
         return
-    if "choose" in value:  # a step: the actions it offers, and the one that ends it
-        facts.offered.update(str(a) for a in value.get("choose") or [])
+    # A step: the actions it offers, and the one that ends it.
+    if "choose" in value or "simultaneous" in value:
+        facts.offered.update(str(a) for a in value.get("choose") or value.get("simultaneous") or [])
         if value.get("until") is not None:
             facts.offered.add(str(value["until"]))
     for key, child in value.items():

@@ -19,6 +19,7 @@ from typing import Any
 import meeple
 from meeple.agents import Agent
 from meeple.runtime.breakdown import shown
+from meeple.runtime.simultaneous import pending
 from meeple.runtime.view import HIDDEN
 from meeple.runtime.why import ActionTextError
 from meeple.values import Action, Player
@@ -95,17 +96,22 @@ class Session:
         self.take(agent.choose(self.state, legal, self.rngs[mover]))
 
     def take(self, action: Action) -> None:
+        chosen = [*pending(self.state), (self.state.to_move, action)] if self.state.choosing_in_secret else []
         self.state.apply(action)
         self.actions.append(action)
-        self.flush_log(action)
+        self.flush_log(action, chosen)
 
-    def flush_log(self, action: Action | None = None) -> None:
-        """Print what happened since the last look, another player's hidden choices masked."""
+    def flush_log(self, action: Action | None = None, chosen: list[tuple[Any, Action]] | None = None) -> None:
+        """Print what happened since the last look, another player's hidden choices masked (`chosen`: the
+        secret choices of a `simultaneous` step, which this action may have revealed)."""
         lines = self.state.log or []
         view = self.state.view(self.seat) if lines else None
+        theirs = {f"{p}: {a}": a for p, a in chosen or [] if p != self.seat}
         for line in lines:
             who, sep, rest = line.partition(": ")
-            if sep and action is not None and rest == str(action) and who != str(self.seat):
+            if line in theirs:
+                line = f"{who}: {masked(theirs[line], view)}"
+            elif sep and action is not None and rest == str(action) and who != str(self.seat):
                 line = f"{who}: {masked(action, view)}"
             self.write(line)
         if self.state.log is not None:
@@ -315,6 +321,9 @@ def masked(action: Action, view: Any) -> str:
 def describe(view: Any, seat: Player) -> str:
     """A seat's view of the position: the turn, each player's holdings and zones, the pieces, the rest."""
     lines = [f"-- turn {view.turn_no}, {view.to_move} to decide; you are {seat} --"]
+    mine = [str(a) for p, a in pending(view) if p == seat]
+    if mine:
+        lines.append("your secret choices so far (shown to nobody until all have chosen): " + ", ".join(mine))
     for p in view.players:
         scores = _score(view, p)
         holdings = ", ".join(

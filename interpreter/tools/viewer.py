@@ -5,7 +5,8 @@ board layer and the pieces layer), the log lines the step wrote, every player's 
 and zones, and the table's. Each distinct picture and record is stored once; steps refer to it by number.
 The page embeds that as JSON beside its own script and style sheet, so it opens anywhere without a
 network. With a seat, each step is what that seat sees (`state.view(seat)`): other players' hidden zones
-show only their sizes, and their actions name no card that may come from a zone the seat cannot see.
+show only their sizes, their actions name no card that may come from a zone the seat cannot see, and their
+secret choices in a `simultaneous` step show as `a secret choice` (when revealed, as their other actions).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from meeple.runtime.simultaneous import pending
 from meeple.tools.drawing import PLAYER_COLOURS, to_svg, words
 from meeple.tools.render import picture
 from meeple.tools.render_table import describe, zone_groups
@@ -108,7 +110,7 @@ def replay_steps(game: Any, seed: int, actions: Sequence[str], seat: int | None 
     board_of: dict[str, int] = {}
     steps = []
 
-    def record(action: str, mover: Player | None, lines: list[str]) -> None:
+    def record(action: str, mover: Player | None, lines: list[str], in_secret: bool = False) -> None:
         shown = state.view(seat) if seat is not None else state
         shared, mine = zone_groups(shown)
         step: dict[str, Any] = {
@@ -116,6 +118,7 @@ def replay_steps(game: Any, seed: int, actions: Sequence[str], seat: int | None 
             "mover": None if mover is None else str(mover),
             "turn": state.turn_no,
             "log": lines,
+            "secret": in_secret,  # a secret choice (`simultaneous` step): applied and logged at the reveal
             "players": [records.add(player_record(shown, p, mine[p])) for p in state.players],
             "table": records.add(table_record(shown, shared)),
             "over": state.is_over,
@@ -134,16 +137,27 @@ def replay_steps(game: Any, seed: int, actions: Sequence[str], seat: int | None 
     for text in actions:
         mover = state.to_move
         action = state.find_action(str(text))
+        in_secret = state.choosing_in_secret
         secret = secret_cards(state, state.view(seat)) if seat is not None and mover != seat else set()
+        if in_secret and seat is not None:  # the others' choices, should this one end the step
+            unseen = secret_cards(state, state.view(seat))
+            revealed = {
+                f"{p}: {a}": f"{p}: {masked(a, unseen)}" for p, a in [*pending(state), (mover, action)]
+            }
         state.log = []
         state.apply(action)
         lines = list(state.log)
         said = f"{mover}: {action}"
-        if secret:
+        if in_secret and seat is not None:
+            lines = [
+                line if line.startswith(f"{Player(seat)}: ") else revealed.get(line, line) for line in lines
+            ]
+            said = said if mover == seat else f"{mover}: a secret choice"
+        elif secret:
             hidden = f"{mover}: {masked(action, secret)}"
             lines = [hidden if line == said else line for line in lines]
             said = hidden
-        record(said, mover, lines)
+        record(said, mover, lines, in_secret)
     return {
         "game": game.name,
         "id": game.id,

@@ -26,7 +26,7 @@ GAME = "tabletop_climber"
 PLAYERS = 4
 GOLD = ("reverse", "no_set", "transfer", "up_to_two", "accident", "revolution")
 # Where `deal` looks for a card, in order; last, the hands of players not being dealt to.
-SOURCES = ("reinforcements", "initial_deck", "lodge", "team", "outgoing", "hand")
+SOURCES = ("reinforcements", "initial_deck", "lodge", "team", "hand")
 
 
 def first_legal(s: Any) -> Action:
@@ -239,11 +239,11 @@ class Climber:
         return owned
 
     def count(self, p: int) -> int:
-        """The cards of a player's team wherever they are now: team, hand, field, lodge, outgoing.
+        """The cards of a player's team wherever they are now: team, hand, field, lodge.
 
         The start card is left out (it is never part of a team), and so are the won season cards.
         """
-        zones = ("team", "hand", "field", "lodge", "outgoing")
+        zones = ("team", "hand", "field", "lodge")
         return sum(n for z in zones for card, n in self.zone(z, p).items() if card != "start")
 
     def vp(self, p: int) -> int:

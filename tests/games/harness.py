@@ -26,8 +26,7 @@ def move_card(src: dict[str, int], dst: dict[str, int], card: str) -> None:
 
 def touch(s: Any) -> None:
     """Tell a state a test changed it behind the engine's back (drop cached actions and results)."""
-    s._legal = None
-    s._memo = None
+    s.forget()
     for part in s.ver:
         s.ver[part] += 1
 

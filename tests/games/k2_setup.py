@@ -185,7 +185,7 @@ class Expedition:
     def owned(self, p: int) -> Counter[str]:
         """Every card of p wherever it lies."""
         total: Counter[str] = Counter()
-        for name in ("deck", "hand", "chosen", "played", "discard"):
+        for name in ("deck", "hand", "played", "discard"):
             total.update(self.zone(name, p))
         return total
 
@@ -205,7 +205,8 @@ class Expedition:
         self.touch()
 
     def pick(self, cards: Sequence[str]) -> None:
-        """The player to move picks exactly these cards (in the canonical order the game offers)."""
+        """The player to move picks exactly these cards in secret (in the canonical order the game offers);
+        they are laid face up when the last player has picked."""
         for card in sorted(cards):
             self.s.apply(f"pick(card={card})")
 
@@ -213,7 +214,7 @@ class Expedition:
         """Deal and play the choosing phase with these picks (DULL for anyone not named); stops at the
         reveal's risk token, if someone takes one, or else at the actions phase."""
         picks = picks or {}
-        assert self.phase == "choose" and not any(self.zone("chosen", p) for p in self.players)
+        assert self.phase == "choose" and not any(self.zone("played", p) for p in self.players)
         for p in self.players:
             self.deal(p, picks.get(p, DULL))
         while self.phase == "choose":

@@ -17,6 +17,7 @@ import pytest
 import meeple
 from meeple import Bundle, Player
 from meeple.runtime.engine import finish_by_score
+from meeple.values import Action
 
 P1, P2, P3, P4 = (Player(i) for i in range(4))
 
@@ -25,7 +26,7 @@ INITIAL = frozenset(f"{c}_{n}" for c in COLOURS for n in range(1, 8))
 HAND_SIZE = {1: 7, 2: 8, 3: 9, 4: 10, 5: 12}
 SILVER_VP = {1: 2, 2: 3, 3: 3, 4: 4, 5: 5}
 GOLD_VP = {"reverse": 6, "no_set": 7, "transfer": 7, "up_to_two": 8, "accident": 8, "revolution": 9}
-FIELD_ZONES = ("hand", "field", "lodge", "outgoing")
+FIELD_ZONES = ("hand", "field", "lodge")
 
 
 def number(card: str) -> int:
@@ -519,6 +520,7 @@ def test_season_1_is_standard_with_no_special_rule(climber):
         "max_cards": 99,
         "revolution": False,
         "climax": False,
+        "transfer": False,
         "start_played": False,
     }
 
@@ -592,16 +594,28 @@ def test_a_transfer_season_has_each_player_give_one_team_card_to_the_left(make_c
         right = Player((p - 1) % 4)
         expected = teams[p] - Counter([given[p]]) + Counter([given[right]])
         assert Counter(table.zone("team", p)) == expected, p
-        assert table.zone("outgoing", p) == {}
 
 
 def test_transferred_cards_move_only_once_everyone_has_chosen(make_climber):
     table = make_climber(season=2, gold="transfer", phase="reveal")
-    card = next(c for c in sorted(table.zone("team", P1)) if c not in table.zone("team", P2))
+    team = dict(table.zone("team", P1))
+    card = next(c for c in sorted(team) if c not in table.zone("team", P2))
     table.s.apply(f"give_left(card={card})")
     assert table.to_move == P2
     assert card not in table.zone("team", P2)
     assert f"give_left(card={card})" not in table.legal()
+    # The giver keeps the card until the reveal, and nobody else can tell which one it chose.
+    assert table.zone("team", P1) == team
+    for p in (P2, P3):
+        assert table.s.view(p).stack[-1]["picks"][0] == "?"
+        assert f"give_left(card={card})" not in table.s.view(p).to_json()
+    assert table.s.view(P1).stack[-1]["picks"][0] == (Action("give_left", (("card", card),)),)
+
+
+def test_no_card_changes_hands_in_a_season_that_is_not_transfer(make_climber):
+    table = make_climber(season=2, gold="reverse", phase="selection")
+    assert table.said("season 2 is reverse")
+    assert not any("give_left" in line or "has chosen" in line for line in table.s.log)
 
 
 def test_an_accident_season_sends_one_random_team_card_per_player_to_the_lodge(make_climber):

@@ -32,7 +32,7 @@ ACTION_BOUND = 100_000
 
 SEASON_FAMILIES = frozenset({"gold", "fixed_season"})
 HIDDEN_DECKS = ("initial_deck", "reinforcements", "gold_deck")
-PRIVATE_ZONES = ("team", "hand", "lodge", "outgoing")
+PRIVATE_ZONES = ("team", "hand", "lodge")
 PUBLIC_ZONES = ("field", "bench", "won")
 PUBLIC_PILES = ("revealed", "start_pile", "fixed_seasons")
 MASK = "?"

@@ -931,22 +931,50 @@ def test_the_picks_are_secret_until_the_reveal(k2):
         k2.deal(p, cards)
     k2.do("pick(card=health_0)")
     k2.do("pick(card=move_2)")
-    assert k2.s.view(P2).zones["chosen#0"] == {"?": 2}
-    assert k2.s.view(P2).zones["hand#0"] == {"?": 4}
-    assert k2.s.view(P1).zones["chosen#0"] == {"health_0": 1, "move_2": 1}
+    # Picking changes nothing anyone sees, not even the picker's own zones: p1 keeps 6 cards in hand.
+    for seat in (P1, P2):
+        view = k2.s.view(seat)
+        assert sum(view.zones["hand#0"].values()) == 6 and view.zones["played#0"] == {}
+    assert k2.s.view(P2).stack[-1]["picks"] == ("?",)
+    assert [str(a) for a in k2.s.view(P1).stack[-1]["picks"][0]] == [
+        "pick(card=health_0)",
+        "pick(card=move_2)",
+    ]
     k2.do("pick(card=move_3)")
+    assert k2.to_move == Player(P2)
+    assert "move_3" not in str(k2.s.view(P2).stack) and k2.s.view(P2).zones["played#0"] == {}
     k2.pick(ks.DULL)
+    assert k2.s.view(P3).zones["played#0"] == {} and k2.s.view(P3).zones["played#1"] == {}
     k2.pick(ks.DULL)
+    # The last pick reveals everyone's cards at once.
     assert k2.s.view(P2).zones["played#0"] == {"health_0": 1, "move_2": 1, "move_3": 1}
+    assert k2.s.view(P1).zones["played#2"] == {"health_0": 1, "health_1": 2}
 
 
 def test_each_player_picks_exactly_3_of_the_6_cards(k2):
-    k2.deal(P1, ["move_3", "move_2", "health_0"])
+    for p, cards in ((P1, ["move_3", "move_2", "health_0"]), (P2, ks.DULL), (P3, ks.DULL)):
+        k2.deal(p, cards)
     assert k2.to_move == Player(P1)
     k2.pick(["move_3", "move_2", "health_0"])
     assert k2.to_move == Player(P2)
+    k2.pick(ks.DULL)
+    k2.pick(ks.DULL)
     assert len(k2.hand(P1)) == 3
-    assert sum(k2.zone("chosen", P1).values()) == 3
+    assert k2.zone("played", P1) == {"move_3": 1, "move_2": 1, "health_0": 1}
+
+
+def test_every_player_picks_from_the_same_state_whoever_picked_before(k2):
+    """A later picker's options and view do not depend on what an earlier one picked."""
+    for p in k2.players:
+        k2.deal(p, ["move_3", "move_2", "health_0"])
+    other = k2.s.clone()
+    k2.pick(["move_3", "move_2", "health_0"])
+    for _ in range(3):  # p1 picks otherwise: the first cards offered
+        other.apply(other.legal_actions()[0])
+    assert other.stack[-1]["picks"][0] != k2.s.stack[-1]["picks"][0]
+    assert other.to_move == k2.to_move == Player(P2)
+    assert [str(a) for a in other.legal_actions()] == k2.legal()
+    assert other.view(P2).to_json() == k2.s.view(P2).to_json()
 
 
 def test_the_picks_come_one_card_at_a_time_each_kind_offered_once(k2):
@@ -1000,9 +1028,9 @@ def test_the_first_player_marker_moves_left_each_day(k2):
     firsts = []
     for day in (1, 2, 3, 4):
         k2.play_until(lambda: k2.day_no == day and k2.phase == "choose", ks.rest)  # noqa: B023
-        firsts.append(k2.to_move)
+        firsts.append(Player(k2.s.gv["first_player"]))
         k2.play_until(lambda: k2.phase == "actions", ks.rest)
-        assert k2.to_move == firsts[-1]  # the marker's holder also acts first
+        assert k2.to_move == firsts[-1]  # the marker's holder acts first (the picks are simultaneous)
     assert firsts == [Player(P1), Player(P2), Player(P3), Player(P1)]
 
 

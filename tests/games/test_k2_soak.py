@@ -60,10 +60,10 @@ DECK = Counter(
 )
 RISK_TOKENS = Counter(risk_0=4, risk_1=11, risk_2=5)
 WEATHER_TILES = Counter({f"{s}_{t}": 1 for s in ("summer", "winter") for t in "abcdef"})
-PLAYER_ZONES = ("deck", "hand", "chosen", "played", "discard")
+PLAYER_ZONES = ("deck", "hand", "played", "discard")
 RISK_ZONES = ("risk_pile", "risk_row", "risk_used")
 WEATHER_ZONES = ("weather_box", "weather_deck", "weather_shown")
-SECRET_ZONES = ("hand", "chosen")  # each shown to its owner only
+SECRET_ZONES = ("hand",)  # shown to its owner only; the picks are secret choices until the reveal
 FACE_DOWN = ("risk_pile", "weather_deck")  # shown to nobody, as is every player's deck
 PUBLIC_ZONES = ("risk_row", "risk_used", "weather_box", "weather_shown")
 PUBLIC_PLAYER_ZONES = ("played", "discard", "risk_held")
@@ -227,7 +227,7 @@ def pick_leaks(state: meeple.State, legal: list[Any]) -> list[str]:
         return []
     picker = int(state.to_move)
     first, second = state.clone().apply(picks[0]), state.clone().apply(picks[-1])
-    if not any(s.zones[f"chosen#{p}"] for s in (first, second) for p in range(len(state.players))):
+    if not (choosing(first) and choosing(second)):
         return []
     found = []
     for viewer in range(len(state.players)):
@@ -241,7 +241,12 @@ def pick_leaks(state: meeple.State, legal: list[Any]) -> list[str]:
 
 def revealed(state: meeple.State, action: Any) -> bool:
     """The action was the last pick of a day: every pick is now face up."""
-    return action.name == "pick" and not any(state.zones[f"chosen#{p}"] for p in range(len(state.players)))
+    return action.name == "pick" and not choosing(state)
+
+
+def choosing(state: meeple.State) -> bool:
+    """The players are still picking in secret (the `simultaneous` step of the day waits for picks)."""
+    return bool(state.stack) and state.stack[-1]["k"] == "simul"
 
 
 def ending_problems(state: meeple.State) -> list[str]:

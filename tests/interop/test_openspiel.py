@@ -8,13 +8,14 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel is not installed (pip install 'meeple[openspiel]' to test the adapter)"
 )
 
-from interop_files import K2, PIG, PLUVIONAUTS, TIC_TAC_TOE  # noqa: E402
+from interop_files import K2, OPEN_HANDS, PIG, PLUVIONAUTS, TIC_TAC_TOE  # noqa: E402
 
 from meeple.interop.openspiel import load_game  # noqa: E402
 
 
 @pytest.mark.parametrize(
-    ("path", "players", "sims"), [(TIC_TAC_TOE, 2, 5), (PIG, 2, 2), (K2, 2, 1), (PLUVIONAUTS, 2, 1)]
+    ("path", "players", "sims"),
+    [(TIC_TAC_TOE, 2, 5), (PIG, 2, 2), (K2, 2, 1), (PLUVIONAUTS, 2, 1), (OPEN_HANDS, 3, 3)],
 )
 def test_openspiel_random_simulation_test_passes(path, players, sims):
     game = load_game(path, players=players)
@@ -90,6 +91,28 @@ def test_hidden_hands_stay_hidden_in_observations_and_information_states():
     tensor = state.information_state_tensor(me)
     assert len(tensor) == game.information_state_tensor_size()
     assert tensor[game.observation_tensor_size() + action] == 1.0  # the action taken, counted
+
+
+def test_a_secret_choice_is_in_its_players_observation_and_no_one_elses():
+    game = load_game(OPEN_HANDS, players=3)
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    seen = []
+    for card in ("high", "low"):  # p1 offers one card or another
+        state = game.new_initial_state()
+        offer = next(
+            a for a in state.legal_actions() if state.action_to_string(0, a) == f"offer(card={card})"
+        )
+        state.apply_action(offer)
+        assert state.current_player() == 0  # p1 offers a second card, still in secret
+        seen.append(state)
+    high, low = seen
+    for p in (1, 2):
+        assert high.observation_string(p) == low.observation_string(p)
+        assert high.observation_tensor(p) == low.observation_tensor(p)
+        assert high.information_state_string(p) == low.information_state_string(p)
+    assert "offer#0: 1 high" in high.observation_string(0) and "offer#0: 1 low" in low.observation_string(0)
+    assert "offer#0" not in high.observation_string(1)  # the offer is not made until the reveal
 
 
 def test_serialized_state_comes_back_equal():

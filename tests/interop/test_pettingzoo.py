@@ -9,13 +9,15 @@ MISSING = "PettingZoo is not installed (pip install 'meeple[pettingzoo]' to test
 pytest.importorskip("gymnasium", reason=MISSING)
 pytest.importorskip("pettingzoo", reason=MISSING)
 
-from interop_files import K2, PIG, PLUVIONAUTS, TIC_TAC_TOE  # noqa: E402
+from interop_files import K2, OPEN_HANDS, PIG, PLUVIONAUTS, TIC_TAC_TOE  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from meeple.interop.pettingzoo import env  # noqa: E402
 
 
-@pytest.mark.parametrize(("path", "players"), [(TIC_TAC_TOE, 2), (PIG, 2), (K2, 2), (PLUVIONAUTS, 2)])
+@pytest.mark.parametrize(
+    ("path", "players"), [(TIC_TAC_TOE, 2), (PIG, 2), (K2, 2), (PLUVIONAUTS, 2), (OPEN_HANDS, 3)]
+)
 def test_pettingzoo_api_test_passes(path, players):
     api_test(env(path, players=players), num_cycles=1000)
 

@@ -202,3 +202,16 @@ def test_play_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--help"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: meeple play") and "--seat N" in out and "--agents" in out
+
+
+def test_a_person_sees_its_own_secret_picks_and_nothing_of_the_bots_until_the_reveal() -> None:
+    game = meeple.load("k2", players=3)
+    script = Script(["1", "1", "1", "quit"])
+    session(game, 2, script).run()
+    text = script.text
+    reveal = text.index("the secret choices of p1, p2, p3 are revealed")
+    before, after = text[:reveal], text[reveal:]
+    assert "p1 has chosen" in before and "p2 has chosen" in before
+    assert "p1: pick" not in before and "p2: pick" not in before
+    assert "your secret choices so far (shown to nobody until all have chosen): pick(card=" in before
+    assert "p1: pick(card=" in after and "p3: pick(card=" in after  # laid face up for everyone

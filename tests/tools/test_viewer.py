@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -36,7 +37,10 @@ def test_the_page_holds_every_step_of_the_saved_game_and_its_end(
     assert steps[0]["action"] == "set-up" and steps[0]["mover"] is None
     for step, action in zip(steps[1:], record["actions"]):
         assert step["action"] == f"{step['mover']}: {action}"
-        if "…" not in action:  # a stepwise action's first parameters write no line yet
+        if step["secret"]:  # a secret choice is logged when revealed, in the step of the last choice
+            before = itertools.takewhile(lambda line: not line.endswith(" are revealed"), step["log"])
+            assert not any(line.startswith(step["action"]) for line in before)
+        elif "…" not in action:  # a stepwise action's first parameters write no line yet
             assert step["log"] and step["log"][0].startswith(step["action"])  # the line the action wrote
     end = steps[-1]
     assert end["over"] and end["winners"] == [str(p) for p in state.winners or []]
@@ -87,6 +91,21 @@ def test_scores_resources_and_zones_follow_the_game_step_by_step(saved: dict[str
             assert shown["resources"] == {r: state.pv[p][r] for r in game.definition.sym.resources}
             hand = next(z for z in shown["zones"] if z["name"] == "hand")
             assert hand["count"] == sum(state.zones[f"hand#{int(p)}"].values())
+
+
+def test_seen_by_a_seat_the_others_secret_picks_stay_secret(saved: dict[str, Path]) -> None:
+    _, data = parse_page(write_page(saved["k2"], "--seat", "p1"))
+    secret = [step for step in data["steps"] if step["secret"]]
+    mine = [step for step in secret if step["mover"] == "p1"]
+    theirs = [step for step in secret if step["mover"] != "p1"]
+    assert mine and theirs
+    assert all(step["action"].startswith("p1: pick(card=") for step in mine)
+    assert all(step["action"] == f"{step['mover']}: a secret choice" for step in theirs)
+    # At the reveal the others' picks name no card that came from a hand p1 cannot see.
+    revealed = [
+        line for step in data["steps"] for line in step["log"] if line.startswith(("p2: pick", "p3: pick"))
+    ]
+    assert revealed and all(line.endswith("pick(card=?)") for line in revealed)
 
 
 def test_seen_by_a_seat_the_page_hides_the_others_cards_and_keeps_its_own(saved: dict[str, Path]) -> None:
