@@ -64,11 +64,18 @@ def index_value(container: Any, key: Any) -> Any:
     return container[key]
 
 
+MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound cannot exhaust memory
+
+
 def number_range(a: Any, z: Any) -> list[int]:
     if not isinstance(a, int) or not isinstance(z, int):
         from meeple.compile.expressions import RuleRuntimeError
 
         raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
+    if z - a >= MAX_RANGE:
+        from meeple.compile.expressions import RuleRuntimeError
+
+        raise RuleRuntimeError(f"the range {a}..{z} has more than {MAX_RANGE:,} values")
     return list(range(a, z + 1))
 
 

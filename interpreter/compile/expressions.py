@@ -10,6 +10,7 @@ from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import (
+    MAX_RANGE,
     SourceGen,
     add_values,
     contains,
@@ -530,6 +531,11 @@ class ExprCompiler:
         if is_const(start) and is_const(stop):
             a, z = start.const, stop.const  # type: ignore[attr-defined]
             if isinstance(a, int) and isinstance(z, int):
+                if z - a >= MAX_RANGE:
+                    self.error(
+                        node, "type/range", f"a range has at most {MAX_RANGE:,} values, not {z - a + 1:,}"
+                    )
+                    return const(None)
                 return const(list(range(a, z + 1)))
             given_none = isinstance(node.start, n.NoneLit) or isinstance(node.stop, n.NoneLit)
             if (a is not None and z is not None) or given_none:  # else: an unknown name, reported already

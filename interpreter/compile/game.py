@@ -155,6 +155,10 @@ class GameCompiler:
                 continue  # a family: expanded once the tables are known
             sym.definitions[name] = {"family": None, **card_fields, **plain(spec or {})}
             count = (spec or {}).get("count", 1)
+            if isinstance(count, int) and count > MAX_COPIES:
+                message = f"{name} would have {count:,} copies; a card has at most {MAX_COPIES:,}"
+                self.sink.at(("components", "cards", name, "count"), None, "type/count", message)
+                count = 1
             self.card_counts[name] = count if isinstance(count, int) else 1  # the schema reports others
         for name, spec in (comp.get("pieces") or {}).items():
             sym.definitions[name] = plain(dict(spec or {}))
@@ -310,17 +314,21 @@ class GameCompiler:
         bindings: list[dict[str, Any]] = [{}]
         for k, domain in domains:
             try:
-                bindings = [{**b, k: v} for b in bindings for v in units(domain(None, b))]
+                bindings = [{**b, k: v} for b in bindings for v in _loop_values(domain(None, b))]
             except _EVAL_ERRORS as err:
                 message = f"a family's loop values must be constants, known before the game starts ({err})"
                 self.sink.at((*where, "for", k), None, "type/not-constant", message)
+                return []
+            if len(bindings) > MAX_FAMILY:
+                message = f"the family would have more than {MAX_FAMILY:,} cards"
+                self.sink.at((*where, "for", k), None, "type/family-size", message)
                 return []
         template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
         kinds: list[str] = []
         for b in bindings:
             try:
-                kind = template.format(**b)
-            except (KeyError, IndexError, ValueError) as err:
+                kind = fill_template(template, b)
+            except ValueError as err:
                 hint = f"the loop names are: {', '.join(names)}"
                 self.sink.at(
                     (*where, "name"), None, "name/family-template", f"bad name template: {err}", hint
@@ -337,11 +345,12 @@ class GameCompiler:
                     message = f"cannot work out '{k}' for {kind}: {err}"
                     self.sink.at((*where, k), None, "type/not-constant", message)
             copies = rec.pop("count", 1)
-            if not isinstance(copies, int) or copies < 1:
+            if not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
                 if "count" not in failing.broken:
                     failing.broken.add("count")
                     message = (
-                        f"{kind} would have {copies} copies; a card count is a whole number of 1 or more"
+                        f"{kind} would have {copies} copies; a card count is a whole number "
+                        f"from 1 to {MAX_COPIES:,}"
                     )
                     self.sink.at((*where, "count"), None, "type/count", message)
                 copies = 1
@@ -739,6 +748,36 @@ class GameCompiler:
             require=require,
         )
         return game
+
+
+MAX_COPIES = 10_000  # copies of one card (the schema says the same)
+MAX_FAMILY = 10_000  # cards of one family: every combination of its loop values
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def fill_template(template: str, values: dict[str, Any]) -> str:
+    """A family card's name: each `{loop name}` hole replaced by its value; nothing else is allowed.
+
+    Not str.format, whose `{n.__class__}` and `{n[0]}` would reach into Python objects.
+    """
+
+    def hole(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in values:
+            raise ValueError(f"'{{{name}}}' is not a loop name")
+        return str(values[name])
+
+    filled = _HOLE.sub(hole, template)
+    if "{" in filled or "}" in filled:
+        raise ValueError("a brace that is not part of a {loop name} hole")
+    return filled
+
+
+def _loop_values(value: Any) -> list[Any]:
+    """A family loop's values, refusing a collection too large to expand."""
+    if isinstance(value, dict) and sum(v for v in value.values() if isinstance(v, int)) > MAX_FAMILY:
+        raise ValueError(f"more than {MAX_FAMILY:,} values")
+    return list(units(value))
 
 
 _EVAL_ERRORS = (

@@ -16,6 +16,7 @@ from meeple.values import Bundle
 
 Run = Callable[[Any, dict[str, Any]], None]
 _BRACES = re.compile(r"\{([^{}]*)\}")
+MAX_DICE, MAX_SIDES = 100, 1_000  # `roll NdS`: enough for any table, small enough to roll at once
 
 
 def _shift(node: Any, by: int) -> Any:
@@ -350,6 +351,9 @@ class StmtCompiler:
     def s_Roll(self, node: n.Roll, scope: Scope) -> Run:
         dice, sides, name = node.dice, node.sides, node.name
         scope[name] = None
+        if not (1 <= dice <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+            message = f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES:,} sides, not {dice}d{sides}"
+            self.sink.at(self.ex.path, node.pos + len("roll "), "rules/dice", message)
         return lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me")))
 
     def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
