@@ -20,17 +20,14 @@ from meeple.compile.codegen import (
     zone_member,
 )
 from meeple.compile.symbols import Path, Sink, Symbols
-from meeple.errors import MeepleError
+from meeple.compile.where import RUNTIME_ERRORS, Where, located
+from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle, PieceRef, Player
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Scope = dict[str, str | None]  # bound name -> element type tag ("player", "piece", "site") or None
-
-
-class RuleRuntimeError(MeepleError):
-    """A rule that failed while running (a type mismatch a static check could not see)."""
 
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -83,6 +80,18 @@ def const(value: Any) -> Fn:
 
 def is_const(fn: Fn) -> bool:
     return hasattr(fn, "const")
+
+
+def _guarded(fn: Fn, where: Where) -> Fn:
+    """The closures of a whole expression, a Python error in them reported at the expression."""
+
+    def guarded(s: Any, b: dict[str, Any]) -> Any:
+        try:
+            return fn(s, b)
+        except RUNTIME_ERRORS as err:
+            raise located(err, where) from err
+
+    return guarded
 
 
 def free_names(node: Any) -> set[str]:
@@ -188,12 +197,14 @@ class ExprCompiler:
             fn: Fn = method(node, scope)
         finally:
             self.depth -= 1
-        clean = len(self.sink.diagnostics) == before
-        if self.depth == 0 and self.gen is not None and clean and not is_const(fn):
-            fast = self.gen.function(node, scope)
+        if self.depth > 0 or is_const(fn):
+            return fn
+        where = Where(self.sink.index, self.path, node.pos)
+        if self.gen is not None and len(self.sink.diagnostics) == before:
+            fast = self.gen.function(node, scope, where)
             if fast is not None:
                 return fast  # type: ignore[no-any-return]
-        return fn
+        return _guarded(fn, where)
 
     def c_IntLit(self, node: n.IntLit, scope: Scope) -> Fn:
         return const(node.value)

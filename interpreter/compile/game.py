@@ -25,6 +25,7 @@ from meeple.compile.ir import (
 )
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
+from meeple.compile.where import Where
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
@@ -132,14 +133,11 @@ class GameCompiler:
         self.defs: dict[str, Fn] = {}
         self.def_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
-        self.st = StmtCompiler(self.ex, self._locate)
+        self.st = StmtCompiler(self.ex)
         self.card_counts: dict[str, int] = {}
         self.card_bindings: dict[str, dict[str, Any]] = {}  # a family card's loop values
         self.phase_list: list[PhaseDef] = []
         self.loop_list: list[LoopDef | None] = []
-
-    def _locate(self, path: Any, pos: int) -> Any:
-        return self.index.locate(path, pos)
 
     # ------------------------------------------------------------ symbols
 
@@ -438,6 +436,7 @@ class GameCompiler:
         params: list[ParamDef] = []
         errors_before = len(self.sink.diagnostics)
         nodes: dict[str, Any] = {}  # each parameter's domain, for the generated enumerator
+        node_paths: dict[int, tuple[Any, ...]] = {}  # where each node the enumerator computes is written
         for inp in spec.get("inputs") or []:
             params.append(ParamDef(str(inp), None))
             scope[str(inp)] = "player" if inp == "partner" else None
@@ -446,6 +445,7 @@ class GameCompiler:
             node = self.ex.parse_at(domain, (*where, "params", pname))
             fn = self.ex.expr(node, scope) if node is not None else (lambda s, b: [])
             nodes[pname] = node
+            node_paths[id(node)] = (*where, "params", pname)
             scope[pname] = self.ex.element_type(node, scope) if node is not None else None
             params.append(ParamDef(pname, fn))
         order = {p.name: i + 1 for i, p in enumerate(params)}
@@ -460,11 +460,13 @@ class GameCompiler:
                     level = max([order.get(x, 0) for x in free_names(part)], default=0)
                     checks[level].append(self.ex.expr(part, scope))
                     check_nodes[level].append(part)
+                    node_paths[id(part)] = (*where, "when")
         cost, cost_level = None, 0
         cost_node = None
         if spec.get("cost") is not None:
             node = self.ex.parse_at(spec["cost"], (*where, "cost"))
             cost_node = node
+            node_paths[id(node)] = (*where, "cost")
             if node is not None:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
@@ -479,6 +481,8 @@ class GameCompiler:
                 check_nodes,
                 (cost_node, cost_level) if cost_node is not None else None,
                 dict(scope),
+                lambda node: Where(self.index, node_paths[id(node)], node.pos),
+                Where(self.index, where),
             )
         return ActionDef(
             name,
@@ -662,7 +666,7 @@ class GameCompiler:
         fn = self.ex.expr(node, scope)
         fast = None
         if self.ex.gen is not None and len(self.sink.diagnostics) == before:
-            fast = self.ex.gen.function(node, scope, tuple(scope))
+            fast = self.ex.gen.function(node, scope, Where(self.index, path, node.pos), tuple(scope))
         return fn, fast
 
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:

@@ -10,6 +10,7 @@ from typing import Any
 from meeple.compile.builtins import units
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.symbols import Path
+from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle
@@ -67,11 +68,10 @@ class Block:
 class StmtCompiler:
     """Statements in the order of the grammar; each `s_<Node>` returns a runner."""
 
-    def __init__(self, ex: ExprCompiler, locate: Callable[[Path, int], Any]) -> None:
+    def __init__(self, ex: ExprCompiler) -> None:
         self.ex = ex
         self.sym = ex.sym
         self.sink = ex.sink
-        self.locate = locate
         self.text = ""
 
     # ------------------------------------------------------------ blocks
@@ -148,19 +148,14 @@ class StmtCompiler:
         return self.guarded(run, path, node.pos)
 
     def guarded(self, run: Run, path: Path, pos: int) -> Run:
-        locate = self.locate
+        """The statement, a Python error in it reported at the statement (unless a rule inside it says)."""
+        where = Where(self.ex.sink.index, path, pos)
 
         def step(s: Any, b: dict[str, Any]) -> None:
             try:
                 run(s, b)
-            except RuleRuntimeError as err:
-                if getattr(err, "span", None) is None:
-                    err.span = locate(path, pos)  # type: ignore[attr-defined]
-                raise
-            except (TypeError, KeyError, AttributeError, ValueError, IndexError) as err:
-                wrapped = RuleRuntimeError(f"{type(err).__name__}: {err}")
-                wrapped.span = locate(path, pos)  # type: ignore[attr-defined]
-                raise wrapped from err
+            except RUNTIME_ERRORS as err:
+                raise located(err, where) from err
 
         return step
 
