@@ -82,6 +82,14 @@ def is_const(fn: Fn) -> bool:
     return hasattr(fn, "const")
 
 
+def _repeats_too_much(a: Any, b: Any) -> bool:
+    """Whether `a * b` makes a text or list longer than a range may be (computed now, it must stay small)."""
+    for seq, times in ((a, b), (b, a)):
+        if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_RANGE:
+            return True
+    return False
+
+
 def _guarded(fn: Fn, where: Where) -> Fn:
     """The closures of a whole expression, a Python error in them reported at the expression."""
 
@@ -474,6 +482,11 @@ class ExprCompiler:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if is_const(left) and is_const(right):
             a, c = left.const, right.const  # type: ignore[attr-defined]
+            if node.op == "*" and _repeats_too_much(a, c):
+                self.error(
+                    node, "type/operands", f"'*' would repeat a text or list to over {MAX_RANGE:,} items"
+                )
+                return const(None)
             try:
                 return const(op(a, c))
             except (TypeError, ZeroDivisionError) as err:

@@ -477,13 +477,19 @@ def _read(path: Path, where: SourceSpan | None = None) -> str:
     except FileNotFoundError as exc:
         raise RulesError([Diagnostic("io/not-found", f"no such file: '{path}'", where)]) from exc
     except UnicodeDecodeError as exc:
-        raise RulesError(
-            [Diagnostic("io/not-utf8", f"'{path}' is not UTF-8 text: {exc.reason}", where)]
-        ) from exc
+        message = f"'{path}' is not UTF-8 text: {exc.reason} (byte 0x{exc.object[exc.start]:02x})"
+        raise RulesError([Diagnostic("io/not-utf8", message, where or _byte_place(str(path), exc))]) from exc
     except OSError as exc:
         raise RulesError(
             [Diagnostic("io/unreadable", f"cannot read '{path}': {exc.strerror}", where)]
         ) from exc
+
+
+def _byte_place(filename: str, exc: UnicodeDecodeError) -> SourceSpan:
+    """The line and column of the first byte that is not UTF-8 (the text before it decodes)."""
+    before = bytes(exc.object[: exc.start]).decode("utf-8", errors="replace")
+    line = before.count("\n") + 1
+    return SourceSpan(filename, line, len(before) - (before.rfind("\n") + 1) + 1)
 
 
 def load_file(path: str | Path) -> tuple[Any, SourceIndex]:

@@ -202,3 +202,28 @@ def test_a_hex_radius_out_of_range_is_one_located_error(tmp_path: Path, radius: 
     d = one_error(path, seconds=2)
 
     assert d.span.line == line_of(path, "hex: {radius:")
+
+
+@pytest.mark.parametrize("product", ["'ab' * 10000000000", "[1, 2] * (100000 * 100000)", "100000000 * 'x'"])
+def test_repeating_a_text_or_list_into_billions_of_items_is_a_located_error(
+    tmp_path: Path, product: str
+) -> None:
+    path = edited(tmp_path, VERDON, "when: give != get", f"when: give != get and {product} == 'x'")
+
+    d = one_error(path, seconds=2)
+
+    assert d.code == "type/operands" and d.span.line == line_of(path, product)
+
+
+def test_a_file_that_is_not_utf8_is_located_at_its_first_bad_byte_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meeple.tools.cli import main
+
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("game:\n  name: Caf\u00e9\n".encode("latin-1"))
+
+    assert main(["check", str(path)]) == 1
+
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}:2:12: error[io/not-utf8]:") and "0xe9" in out
