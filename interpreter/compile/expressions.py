@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import operator
 import os
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from meeple.compile.codegen import (
 )
 from meeple.compile.symbols import Path, Sink, Symbols
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
-from meeple.errors import RuleRuntimeError
+from meeple.errors import RuleRuntimeError, did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle, PieceRef, Player
@@ -388,7 +389,33 @@ class ExprCompiler:
         if fn is None:
             self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
             return const(None)
+        if not self.fits_signature(node, name, fn):
+            return const(None)
         return _call_builtin(fn, args, kwargs)
+
+    def fits_signature(self, node: n.Call, name: str, fn: Callable[..., Any]) -> bool:
+        """Whether a built-in is given arguments it takes; else report the misspelt keyword or the count."""
+        signature = inspect.signature(fn)
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        takes = [p.name for p in list(signature.parameters.values())[1:] if p.kind in named]
+        any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
+        for k in node.kwargs:
+            if k.name not in takes and not any_keyword:
+                self.error(
+                    k,
+                    "name/unknown-keyword",
+                    f"{name} has no argument '{k.name}'",
+                    did_you_mean(k.name, takes),
+                )
+                return False
+        try:
+            signature.bind(None, *node.args, **{k.name: k for k in node.kwargs})
+        except TypeError as err:
+            self.error(
+                node, "type/arity", f"{name}(): {err}", f"{name} takes: {', '.join(takes) or 'nothing'}"
+            )
+            return False
+        return True
 
     def call_def(self, node: n.Call, name: str, args: list[Fn]) -> Fn:
         params = self.sym.defs[name]

@@ -11,6 +11,7 @@ from meeple.compile.builtins import units
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.symbols import Path
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
+from meeple.errors import did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle
@@ -34,6 +35,15 @@ def _shift(node: Any, by: int) -> Any:
         elif is_dataclass(value):
             changes[f.name] = _shift(value, by)
     return replace(node, **changes)  # type: ignore[type-var]
+
+
+def _action_names(spec: Any) -> list[str]:
+    """The inputs and parameters of an action, which `grant action(name=…)` may bind."""
+    spec = spec if isinstance(spec, dict) else {}
+    inputs, params = spec.get("inputs"), spec.get("params")
+    return [str(x) for x in (inputs if isinstance(inputs, list) else [])] + [
+        str(x) for x in (params if isinstance(params, dict) else {})
+    ]
 
 
 def _show(value: Any) -> str:
@@ -289,6 +299,12 @@ class StmtCompiler:
         found = self.text.find(word, node.pos + after)
         return found if found >= 0 else node.pos
 
+    def check_keywords(self, given: tuple[n.Kwarg, ...], known: Any, what: str) -> None:
+        """Each `name=` of a statement must be one of `known` (a misspelt one would be ignored in play)."""
+        for k in given:
+            if k.name not in known:
+                self.ex.error(k, "name/unknown-keyword", f"{what} '{k.name}'", did_you_mean(k.name, known))
+
     def check_kind(self, node: n.Node, kind: str, after: int) -> None:
         if kind not in self.sym.piece_kinds:
             self.sink.unknown(
@@ -297,6 +313,9 @@ class StmtCompiler:
 
     def s_Place(self, node: n.Place, scope: Scope) -> Run:
         self.check_kind(node, node.kind, len("place"))
+        if node.kind in self.sym.piece_kinds:
+            declared = (self.sym.definitions[node.kind] or {}).get("fields") or {}
+            self.check_keywords(node.fields, declared, f"a {node.kind} has no field")
         site, who = self.ex.expr(node.site, scope), self.player_or_me(node.owner, scope)
         extra = [(k.name, self.ex.expr(k.value, scope)) for k in node.fields]
         kind = node.kind
@@ -356,6 +375,10 @@ class StmtCompiler:
         if action not in self.sym.actions:
             self.sink.unknown(
                 self.ex.path, self.word_at(node, action, len("grant")), "action", action, self.sym.actions
+            )
+        else:
+            self.check_keywords(
+                node.args, _action_names(self.sym.actions[action]), f"{action} has no input or parameter"
             )
         args = [(k.name, self.ex.expr(k.value, scope)) for k in node.args]
         times = self.e(node.times, scope) or const(1)
