@@ -169,6 +169,10 @@ class ExprCompiler:
         self.path: Path = ()
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
         self.depth = 0  # how deep in one expression the closure compiler is
+        # Fields read of values whose kind is not known statically (a site, a piece, a card, a table row),
+        # checked once the whole file is compiled; and the fields statements assign.
+        self.field_uses: list[tuple[str, Path, int]] = []
+        self.assigned_fields: set[str] = set()
         self.gen = None if os.environ.get("MEEPLE_CODEGEN") == "0" else SourceGen(self)
 
     # ------------------------------------------------------------ entry points
@@ -307,6 +311,7 @@ class ExprCompiler:
         kind = self.type_of(node.obj, scope)
         if kind == "player":
             return self.player_attr(node, obj)
+        self.field_uses.append((name, self.path, node.end - len(name)))
         self.reads |= {"pieces"} if kind == "piece" else ANY_FIELD
         get_attr = self.get_attr
         if is_const(obj):
@@ -622,8 +627,8 @@ class ExprCompiler:
             self.sink.unknown(self.path, key.pos, "resource", head, self.sym.resources)
             return const(head)
         node: n.Node = n.Name(head, pos=key.pos, end=key.pos + len(head))
-        for part in key.parts[1:]:
-            node = n.Attr(node, part, pos=key.pos, end=key.end)
+        for i, part in enumerate(key.parts[1:], start=2):
+            node = n.Attr(node, part, pos=key.pos, end=key.pos + len(".".join(key.parts[:i])))
         return self.expr(node, scope)
 
 

@@ -669,6 +669,35 @@ class GameCompiler:
             fast = self.ex.gen.function(node, scope, Where(self.index, path, node.pos), tuple(scope))
         return fn, fast
 
+    def check_fields(self, board: Any, layout: list[Any]) -> None:
+        """A field read that nothing in the game has (no player, piece, card, terrain, site or table row) is
+        a misspelling: in play it would only ever read none."""
+        known = self.known_fields(board, layout)
+        for name, path, pos in self.ex.field_uses:
+            if name not in known:
+                message = f"nothing in the game has a field '{name}'"
+                self.sink.at(path, pos, "name/unknown-field", message, did_you_mean(name, sorted(known)))
+
+    def known_fields(self, board: Any, layout: list[Any]) -> set[str]:
+        sym = self.sym
+        known = {*sym.player_fields(), "kind", "owner", "site", "family", *self.ex.assigned_fields}
+        for spec in sym.definitions.values():
+            known.update(map(str, spec))
+            if isinstance(spec.get("fields"), dict):
+                known.update(map(str, spec["fields"]))
+        for fields_of_site in board.site_fields.values():
+            known.update(map(str, fields_of_site))
+        known.update(step.field for step in layout)
+        values = [sym.tables, sym.game_vars, sym.player_vars, sym.turn_vars, *sym.scopes.values()]
+        while values:
+            value = values.pop()
+            if isinstance(value, dict):
+                known.update(map(str, value))
+                values.extend(value.values())
+            elif isinstance(value, list | tuple):
+                values.extend(value)
+        return known
+
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""
         kinds = self.constant(text, path)
@@ -723,6 +752,7 @@ class GameCompiler:
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak = self.zones(), self.tiebreak()
+        self.check_fields(board, layout)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         game = GameDef(

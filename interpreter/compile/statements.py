@@ -226,6 +226,7 @@ class StmtCompiler:
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
                 return lambda s, b, v: s.set_scoped(scope_name, name, v)
             obj = self.ex.expr(target.obj, scope)
+            self.ex.assigned_fields.add(name)
             if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
                 self.sink.unknown(
                     self.ex.path, target.end - len(name), "player field", name, sym.player_fields()
