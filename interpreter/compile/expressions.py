@@ -170,9 +170,9 @@ class ExprCompiler:
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
         self.depth = 0  # how deep in one expression the closure compiler is
         # Fields read of values whose kind is not known statically (a site, a piece, a card, a table row),
-        # checked once the whole file is compiled; and the fields statements assign.
+        # and fields statements set on them: (name, path, offset), checked once the whole file is compiled.
         self.field_uses: list[tuple[str, Path, int]] = []
-        self.assigned_fields: set[str] = set()
+        self.field_sets: list[tuple[str, Path, int]] = []
         self.gen = None if os.environ.get("MEEPLE_CODEGEN") == "0" else SourceGen(self)
 
     # ------------------------------------------------------------ entry points

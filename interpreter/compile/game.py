@@ -670,17 +670,28 @@ class GameCompiler:
         return fn, fast
 
     def check_fields(self, board: Any, layout: list[Any]) -> None:
-        """A field read that nothing in the game has (no player, piece, card, terrain, site or table row) is
-        a misspelling: in play it would only ever read none."""
+        """A field read that nothing in the game has (no player, piece, card, terrain, site or table row, nor
+        a statement sets it) is a misspelling: in play it would only ever read none. So is a field set that
+        nothing has nor reads: setting it would change nothing."""
         known = self.known_fields(board, layout)
+        read = {name for name, _, _ in self.ex.field_uses}
+        written = {name for name, _, _ in self.ex.field_sets}
         for name, path, pos in self.ex.field_uses:
-            if name not in known:
+            if name not in known and name not in written:
                 message = f"nothing in the game has a field '{name}'"
                 self.sink.at(path, pos, "name/unknown-field", message, did_you_mean(name, sorted(known)))
+        for name, path, pos in self.ex.field_sets:
+            if name not in known and name not in read:
+                message = f"nothing in the game has or reads a field '{name}'"
+                hint = did_you_mean(name, sorted(known | read))
+                self.sink.at(path, pos, "name/unknown-field", message, hint)
 
     def known_fields(self, board: Any, layout: list[Any]) -> set[str]:
         sym = self.sym
-        known = {*sym.player_fields(), "kind", "owner", "site", "family", *self.ex.assigned_fields}
+        known = {*sym.player_fields(), "kind", "owner", "site", "family"}
+        render = self.data.get("render")
+        if isinstance(render, dict):  # the fields a board picture shows
+            known.update(str(render[k]) for k in ("fill", "label") if isinstance(render.get(k), str))
         for spec in sym.definitions.values():
             known.update(map(str, spec))
             if isinstance(spec.get("fields"), dict):

@@ -226,8 +226,9 @@ class StmtCompiler:
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
                 return lambda s, b, v: s.set_scoped(scope_name, name, v)
             obj = self.ex.expr(target.obj, scope)
-            self.ex.assigned_fields.add(name)
-            if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
+            if self.ex.type_of(target.obj, scope) != "player":
+                self.ex.field_sets.append((name, self.ex.path, target.end - len(name)))
+            elif name not in sym.player_fields():
                 self.sink.unknown(
                     self.ex.path, target.end - len(name), "player field", name, sym.player_fields()
                 )
@@ -267,8 +268,18 @@ class StmtCompiler:
             return None
         return lambda s, b: put(s, b, value(s, b))
 
+    def current(self, target: n.Node, scope: Scope) -> Fn:
+        """The value a `+=` or `add … to` target holds before the change: reading it is part of the write,
+        not a use of the field of its own (a field only ever changed so is still one nothing reads)."""
+        before = len(self.ex.field_uses)
+        get = self.ex.expr(target, scope)
+        if isinstance(target, n.Attr):
+            own = (target.name, self.ex.path, target.end - len(target.name))
+            self.ex.field_uses[before:] = [use for use in self.ex.field_uses[before:] if use != own]
+        return get
+
     def s_AugAssign(self, node: n.AugAssign, scope: Scope) -> Run | None:
-        get = self.ex.expr(node.target, scope)
+        get = self.current(node.target, scope)
         value = self.ex.expr(node.value, scope)
         put = self.setter(node.target, scope)
         if put is None:
@@ -289,7 +300,7 @@ class StmtCompiler:
 
     def s_AddTo(self, node: n.AddTo, scope: Scope) -> Run | None:
         item = self.ex.expr(node.item, scope)
-        get = self.ex.expr(node.target, scope)
+        get = self.current(node.target, scope)
         put = self.setter(node.target, scope)
         if put is None:
             return None

@@ -452,12 +452,20 @@ def not_a_rule_file(s: Seed, rng: random.Random) -> Mutant:
 
 @kind("binary")
 def binary(s: Seed, rng: random.Random) -> Mutant:
+    """Random bytes, alone or put into the text: an error unless they happen to make UTF-8 text that YAML
+    and the schema accept (one byte in a comment, say)."""
     size = rng.choice([1, 16, 512, 5000])
     blob = bytes(rng.randrange(256) for _ in range(size))
-    if rng.random() < 0.5:
+    inside = rng.random() < 0.5
+    if inside:
         at = rng.randrange(len(s.text))
         blob = s.text[:at].encode() + blob + s.text[at:].encode()
-    return Mutant("binary", {MAIN: blob}, True, f"{size} random bytes", "binary garbage")
+    note = f"{size} random bytes{' in the text' if inside else ''}"
+    try:
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError:
+        return Mutant("binary", {MAIN: blob}, True, note, "not UTF-8")
+    return from_text("binary", text, note)
 
 
 @kind("huge-file")

@@ -59,6 +59,29 @@ def test_a_field_only_a_statement_sets_may_be_read(tmp_path: Path) -> None:
     assert d.code == "name/unknown-field" and "'visited'" in d.message
 
 
+def test_a_misspelt_field_a_statement_sets_is_an_error_at_the_field(tmp_path: Path) -> None:
+    """Setting a field nothing has nor reads changes nothing in play (found by the slow mutation run)."""
+    [d], lines = checked(
+        tmp_path, ("      - add me to route.repeaters\n", "      - add me to route.repeatrs\n")
+    )
+
+    assert (
+        d.code == "name/unknown-field" and d.message == "nothing in the game has or reads a field 'repeatrs'"
+    )
+    assert d.hint == "did you mean 'repeaters'?"
+    assert d.span is not None and lines[d.span.line - 1][d.span.col - 1 :] == "repeatrs"
+
+
+def test_a_field_set_but_never_read_nor_declared_is_an_error(tmp_path: Path) -> None:
+    set_it = (
+        "      - add me to route.repeaters\n",
+        "      - add me to route.repeaters\n      - set route.visited = true\n",
+    )
+
+    [d], _ = checked(tmp_path, set_it)
+    assert d.code == "name/unknown-field" and "'visited'" in d.message and "has or reads" in d.message
+
+
 def test_the_cli_reports_a_misspelt_field_with_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
