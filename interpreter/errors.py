@@ -123,6 +123,20 @@ class RulesError(MeepleError):
         return "\n".join(d.format(texts.get(d.span.file) if d.span else None) for d in self.diagnostics)
 
 
+class RuleRuntimeError(MeepleError):
+    """A rule that failed while running (a type mismatch a static check could not see).
+
+    `span` is where the failing rule is written and `rule` its path in the file (`actions.trade.when`),
+    filled in by the innermost compiled rule the error passes through.
+    """
+
+    def __init__(self, message: str, span: SourceSpan | None = None, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.rule = rule
+
+
 class InternalError(MeepleError):
     """A bug in meeple itself, never a problem in the user's rules."""
 

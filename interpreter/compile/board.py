@@ -28,6 +28,8 @@ class LayoutDef:
 
 
 MAX_GRID_SIDE = 200  # a grid's width and height at most (the schema says the same)
+MAX_HEX_RADIUS = 50  # a hex board's rings at most: 7,651 tiles (the schema says the same)
+MAX_BAG = 100_000  # the values of one layout bag, all counts together (the schema bounds each count)
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,11 @@ def compile_board(
     """The topology part, which expressions need before anything else compiles."""
     if "hex" in data:
         radius = data["hex"].get("radius", 2) if isinstance(data["hex"], dict) else 2
-        return hex_board(int(radius))
+        if type(radius) is not int or not 0 <= radius <= MAX_HEX_RADIUS:
+            message = f"a hex board's radius is a whole number from 0 to {MAX_HEX_RADIUS}, not {radius!r}"
+            sink.at((*path, "hex", "radius"), None, "rules/hex-size", message)
+            return hex_board(0)  # one tile: its names exist, so the rest of the file is checked as usual
+        return hex_board(radius)
     if "grid" in data:
         return grid_board(data["grid"] or {}, (*path, "grid"), sink)
     if "graph" in data:
@@ -253,14 +259,11 @@ def compile_layout(data: dict[str, Any], path: Path, ex: ExprCompiler, sink: Sin
         where = (*path, "layout", i)
         on = ex.compile(step.get("on", "tiles"), (*where, "on"), {})
         shuffle = step.get("shuffle", step.get("draw"))
-        if isinstance(shuffle, dict):
-            bag: tuple[Any, ...] = tuple(k for k, v in shuffle.items() for _ in range(int(v)))
-        else:
-            bag = tuple(shuffle or ())
+        bag = layout_bag(shuffle, (*where, "shuffle" if "shuffle" in step else "draw"), sink)
         at, values = tuple(step.get("at") or ()), tuple(step.get("values") or ())
         if at and len(at) != len(values):
             sink.at(where, None, "rules/layout-mismatch", f"{len(at)} positions but {len(values)} values")
-        if not bag and not at:
+        if not bag and not at and not shuffle:  # a wrong bag is reported by layout_bag
             sink.at(
                 where,
                 None,
@@ -314,3 +317,22 @@ def check_render_layout(
                 message = f"space '{space}' has {shown} for '{name}'; a layout axis needs a number on each"
                 sink.at(where, None, "rules/render-layout", message)
                 break
+
+
+def layout_bag(given: Any, path: Path, sink: Sink) -> tuple[Any, ...]:
+    """A layout's bag of values: a list as written, or a mapping of value to how many; empty when wrong."""
+    if not isinstance(given, dict):
+        return tuple(given) if isinstance(given, list) else ()
+    wrong = [k for k, v in given.items() if type(v) is not int or not 0 <= v <= MAX_BAG]
+    for k in wrong:
+        message = f"a bag's counts are whole numbers from 0 to {MAX_BAG:,}, not {given[k]!r}"
+        sink.at((*path, k), None, "rules/layout-bag", message)
+    if wrong:
+        return ()
+    counts = list(given.values())
+    if sum(counts) > MAX_BAG:
+        sink.at(
+            path, None, "rules/layout-bag", f"a bag holds at most {MAX_BAG:,} values, not {sum(counts):,}"
+        )
+        return ()
+    return tuple(k for k, v in given.items() for _ in range(v))

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.compile.builtins import BUILTINS, can_pay, distinct, units
+from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
+from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
 from meeple.values import Bundle
 
@@ -143,11 +145,14 @@ def index_value(container: Any, key: Any) -> Any:
     return container[key]
 
 
+MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound cannot exhaust memory
+
+
 def number_range(a: Any, z: Any) -> list[int]:
     if not isinstance(a, int) or not isinstance(z, int):
-        from meeple.compile.expressions import RuleRuntimeError
-
         raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
+    if z - a >= MAX_RANGE:
+        raise RuleRuntimeError(f"the range {a}..{z} has more than {MAX_RANGE:,} values")
     return list(range(a, z + 1))
 
 
@@ -198,8 +203,6 @@ def _resources(s: Any, p: Any) -> Bundle:
 def zone_member(s: Any, family: str, key: Any) -> Any:
     zone = s.zones.get(f"{family}#{key}")
     if zone is None:
-        from meeple.compile.expressions import RuleRuntimeError
-
         raise RuleRuntimeError(f"the zone family '{family}' has no key '{key}'")
     return zone
 
@@ -208,8 +211,6 @@ class SourceGen:
     """Writes expressions of one rule file as Python source; one namespace per game."""
 
     def __init__(self, ex: Any) -> None:
-        from meeple.compile.expressions import RuleRuntimeError
-
         self.ex = ex
         self.sym = ex.sym
         self.counter = itertools.count()
@@ -235,14 +236,22 @@ class SourceGen:
             "_resources": _resources,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
             "RuleRuntimeError": RuleRuntimeError,
+            "_RUNTIME_ERRORS": RUNTIME_ERRORS,
+            "_located": located,
+            "_located_by_line": located_by_line,
         }
         for name, fn in BUILTINS.items():
             self.ns["_b_" + name] = fn
 
     # ------------------------------------------------------------ entry points
 
-    def function(self, node: n.Node, scope: dict[str, Any], params: tuple[str, ...] | None = None) -> Any:
-        """`f(s, b)` computing the node, or `f(s, *params)` for a def's body; None when unsupported."""
+    def function(
+        self, node: n.Node, scope: dict[str, Any], where: Where, params: tuple[str, ...] | None = None
+    ) -> Any:
+        """`f(s, b)` computing the node, or `f(s, *params)` for a def's body; None when unsupported.
+
+        A Python error while it runs comes out as a RuleRuntimeError located at `where`.
+        """
         try:
             _identifiers(params or ())
             body = self.gen(node, dict(scope), set(params or ()))
@@ -254,10 +263,13 @@ class SourceGen:
             f"def {name}({args}):\n"
             f"    try:\n"
             f"        return {body}\n"
-            f"    except TypeError as err:\n"
-            f"        raise RuleRuntimeError(f'cannot compute: {{err}}') from None\n"
+            f"    except _RUNTIME_ERRORS as err:\n"
+            f"        raise _located(err, {self.const(where)}) from err\n"
         )
-        code = compile(source, f"<rule {name}>", "exec")
+        try:
+            code = compile(source, f"<rule {name}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
+            return None
         exec(code, self.ns)
         fn = self.ns.pop(name)
         fn.source = body
@@ -593,31 +605,35 @@ def action_enumerator(
     checks: list[list[n.Node]],
     cost: tuple[n.Node, int] | None,
     scope: dict[str, Any],
+    where_of: Callable[[n.Node], Where],
+    default: Where,
 ) -> Any:
     """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
     (with `first`, at most one: is there any?).
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
-    own level. None when a part has no generated form.
+    own level. None when a part has no generated form. A Python error while it runs comes out as a
+    RuleRuntimeError at the condition, domain or cost (`where_of` its node) whose line raised it, else at
+    `default` (the action).
     """
     from meeple.compile.expressions import free_names
     from meeple.values import Action
 
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
-    lines = ["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"]
+    out = _Lines(["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"])
     try:
         _identifiers(local)
         pad = "    "
         pads = [pad]  # the indentation of each level, for a domain computed before the loop that needs it
-        lines += _level_lines(gen, checks[0], cost, 0, scope, local, pad, "return out")
+        _level_lines(out, gen, checks[0], cost, 0, (scope, local), pad, "return out", where_of)
         for k, (pname, domain) in enumerate(params, start=1):
-            lines.append(f"{pad}#{k - 1}")  # where a domain computed at level k - 1 goes
+            out.add(f"{pad}#{k - 1}")  # where a domain computed at level k - 1 goes
             if domain is None:
-                lines.append(f"{pad}v_{pname} = bound.get({pname!r})")
+                out.add(f"{pad}v_{pname} = bound.get({pname!r})")
                 pads.append(pad)
-                lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "return out")
+                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "return out", where_of)
                 continue
             domain_source = gen.gen(domain, scope, local)
             if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
@@ -627,42 +643,77 @@ def action_enumerator(
             home = max([level_of.get(x, 0) for x in free_names(domain) if x in level_of], default=0)
             if home < k - 1:
                 # The domain needs only names bound further out: worked out once there, on first use.
-                lines.insert(lines.index(f"{pads[home]}#{home}"), f"{pads[home]}d_{pname} = None")
+                at = out.lines.index(f"{pads[home]}#{home}")
+                out.insert(at, f"{pads[home]}d_{pname} = None")
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
-            lines.append(f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:")
+            line = f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
+            out.add(line, where_of(domain))
             pad += "    "
             pads.append(pad)
-            lines += _level_lines(gen, checks[k], cost, k, scope, local, pad, "continue")
+            _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of)
     except Unsupported:
         return None
     pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
-    lines += [f"{pad}out.append(_Action({name!r}, ({pairs})))", f"{pad}if first:", f"{pad}    return out"]
-    lines += [
-        "  except TypeError as err:",
-        "    raise RuleRuntimeError(f'cannot compute: {err}') from None",
-        "  return out",
-    ]
-    lines = [line for line in lines if not line.lstrip().startswith("#")]
+    for line in [f"{pad}out.append(_Action({name!r}, ({pairs})))", f"{pad}if first:", f"{pad}    return out"]:
+        out.add(line)
+    out.add("  except _RUNTIME_ERRORS as err:")
+    out.add("    raise _located_by_line(err, _wheres, _action) from err")
+    out.add("  return out")
+    out.drop_markers()
     ns = dict(gen.ns)
     ns["_Action"] = Action
     ns["_can_pay"] = can_pay
-    exec(compile("\n".join(lines) + "\n", f"<action {name}>", "exec"), ns)
+    ns["_wheres"] = out.wheres()
+    ns["_action"] = default
+    try:
+        exec(compile("\n".join(out.lines) + "\n", f"<action {name}>", "exec"), ns)
+    except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
+        return None
     fn = ns["_enumerate"]
-    fn.source = "\n".join(lines)
+    fn.source = "\n".join(out.lines)
     return fn
 
 
+class _Lines:
+    """Lines of generated source, each with the rule it computes (None for the scaffolding)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.rules: list[Where | None] = [None] * len(lines)
+
+    def add(self, line: str, where: Where | None = None) -> None:
+        self.lines.append(line)
+        self.rules.append(where)
+
+    def insert(self, index: int, line: str) -> None:
+        self.lines.insert(index, line)
+        self.rules.insert(index, None)
+
+    def drop_markers(self) -> None:
+        """Drop the `#k` placeholders that said where a hoisted domain may go."""
+        kept = [i for i, line in enumerate(self.lines) if not line.lstrip().startswith("#")]
+        self.lines = [self.lines[i] for i in kept]
+        self.rules = [self.rules[i] for i in kept]
+
+    def wheres(self) -> dict[int, Where]:
+        """The rule each numbered line (1-based) computes."""
+        return {i: w for i, w in enumerate(self.rules, start=1) if w is not None}
+
+
 def _level_lines(
+    out: _Lines,
     gen: SourceGen,
     conds: list[n.Node],
     cost: tuple[n.Node, int] | None,
     level: int,
-    scope: dict[str, Any],
-    local: set[str],
+    names: tuple[dict[str, Any], set[str]],
     pad: str,
     fail: str,
-) -> list[str]:
-    out = [f"{pad}if not {gen.gen(c, scope, local)}: {fail}" for c in conds]
+    where_of: Callable[[n.Node], Where],
+) -> None:
+    scope, local = names
+    for c in conds:
+        out.add(f"{pad}if not {gen.gen(c, scope, local)}: {fail}", where_of(c))
     if cost is not None and cost[1] == level:
-        out.append(f"{pad}if not free and not _can_pay(s, me, {gen.gen(cost[0], scope, local)}): {fail}")
-    return out
+        source = gen.gen(cost[0], scope, local)
+        out.add(f"{pad}if not free and not _can_pay(s, me, {source}): {fail}", where_of(cost[0]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import operator
 import os
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from typing import Any
 
 from meeple.compile.builtins import BUILTINS, units
 from meeple.compile.codegen import (
+    MAX_RANGE,
     SourceGen,
     add_values,
     contains,
@@ -19,17 +21,14 @@ from meeple.compile.codegen import (
     zone_member,
 )
 from meeple.compile.symbols import Path, Sink, Symbols
-from meeple.errors import MeepleError
+from meeple.compile.where import RUNTIME_ERRORS, Where, located
+from meeple.errors import RuleRuntimeError, did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle, PieceRef, Player
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 Scope = dict[str, str | None]  # bound name -> element type tag ("player", "piece", "site") or None
-
-
-class RuleRuntimeError(MeepleError):
-    """A rule that failed while running (a type mismatch a static check could not see)."""
 
 
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -83,6 +82,26 @@ def const(value: Any) -> Fn:
 
 def is_const(fn: Fn) -> bool:
     return hasattr(fn, "const")
+
+
+def _repeats_too_much(a: Any, b: Any) -> bool:
+    """Whether `a * b` makes a text or list longer than a range may be (computed now, it must stay small)."""
+    for seq, times in ((a, b), (b, a)):
+        if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_RANGE:
+            return True
+    return False
+
+
+def _guarded(fn: Fn, where: Where) -> Fn:
+    """The closures of a whole expression, a Python error in them reported at the expression."""
+
+    def guarded(s: Any, b: dict[str, Any]) -> Any:
+        try:
+            return fn(s, b)
+        except RUNTIME_ERRORS as err:
+            raise located(err, where) from err
+
+    return guarded
 
 
 def free_names(node: Any) -> set[str]:
@@ -151,6 +170,10 @@ class ExprCompiler:
         self.path: Path = ()
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
         self.depth = 0  # how deep in one expression the closure compiler is
+        # Fields read of values whose kind is not known statically (a site, a piece, a card, a table row),
+        # and fields statements set on them: (name, path, offset), checked once the whole file is compiled.
+        self.field_uses: list[tuple[str, Path, int]] = []
+        self.field_sets: list[tuple[str, Path, int]] = []
         self.gen = None if os.environ.get("MEEPLE_CODEGEN") == "0" else SourceGen(self)
 
     # ------------------------------------------------------------ entry points
@@ -188,12 +211,14 @@ class ExprCompiler:
             fn: Fn = method(node, scope)
         finally:
             self.depth -= 1
-        clean = len(self.sink.diagnostics) == before
-        if self.depth == 0 and self.gen is not None and clean and not is_const(fn):
-            fast = self.gen.function(node, scope)
+        if self.depth > 0 or is_const(fn):
+            return fn
+        where = Where(self.sink.index, self.path, node.pos)
+        if self.gen is not None and len(self.sink.diagnostics) == before:
+            fast = self.gen.function(node, scope, where)
             if fast is not None:
                 return fast  # type: ignore[no-any-return]
-        return fn
+        return _guarded(fn, where)
 
     def c_IntLit(self, node: n.IntLit, scope: Scope) -> Fn:
         return const(node.value)
@@ -287,6 +312,7 @@ class ExprCompiler:
         kind = self.type_of(node.obj, scope)
         if kind == "player":
             return self.player_attr(node, obj)
+        self.field_uses.append((name, self.path, node.end - len(name)))
         self.reads |= {"pieces"} if kind == "piece" else self.field_reads(name)
         get_attr = self.get_attr
         if is_const(obj):
@@ -380,7 +406,33 @@ class ExprCompiler:
         if fn is None:
             self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
             return const(None)
+        if not self.fits_signature(node, name, fn):
+            return const(None)
         return _call_builtin(fn, args, kwargs)
+
+    def fits_signature(self, node: n.Call, name: str, fn: Callable[..., Any]) -> bool:
+        """Whether a built-in is given arguments it takes; else report the misspelt keyword or the count."""
+        signature = inspect.signature(fn)
+        named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        takes = [p.name for p in list(signature.parameters.values())[1:] if p.kind in named]
+        any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
+        for k in node.kwargs:
+            if k.name not in takes and not any_keyword:
+                self.error(
+                    k,
+                    "name/unknown-keyword",
+                    f"{name} has no argument '{k.name}'",
+                    did_you_mean(k.name, takes),
+                )
+                return False
+        try:
+            signature.bind(None, *node.args, **{k.name: k for k in node.kwargs})
+        except TypeError as err:
+            self.error(
+                node, "type/arity", f"{name}(): {err}", f"{name} takes: {', '.join(takes) or 'nothing'}"
+            )
+            return False
+        return True
 
     def call_def(self, node: n.Call, name: str, args: list[Fn]) -> Fn:
         params = self.sym.defs[name]
@@ -474,6 +526,11 @@ class ExprCompiler:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if is_const(left) and is_const(right):
             a, c = left.const, right.const  # type: ignore[attr-defined]
+            if node.op == "*" and _repeats_too_much(a, c):
+                self.error(
+                    node, "type/operands", f"'*' would repeat a text or list to over {MAX_RANGE:,} items"
+                )
+                return const(None)
             try:
                 return const(op(a, c))
             except (TypeError, ZeroDivisionError) as err:
@@ -542,6 +599,11 @@ class ExprCompiler:
         if is_const(start) and is_const(stop):
             a, z = start.const, stop.const  # type: ignore[attr-defined]
             if isinstance(a, int) and isinstance(z, int):
+                if z - a >= MAX_RANGE:
+                    self.error(
+                        node, "type/range", f"a range has at most {MAX_RANGE:,} values, not {z - a + 1:,}"
+                    )
+                    return const(None)
                 return const(list(range(a, z + 1)))
             given_none = isinstance(node.start, n.NoneLit) or isinstance(node.stop, n.NoneLit)
             if (a is not None and z is not None) or given_none:  # else: an unknown name, reported already
@@ -577,8 +639,8 @@ class ExprCompiler:
             self.sink.unknown(self.path, key.pos, "resource", head, self.sym.resources)
             return const(head)
         node: n.Node = n.Name(head, pos=key.pos, end=key.pos + len(head))
-        for part in key.parts[1:]:
-            node = n.Attr(node, part, pos=key.pos, end=key.end)
+        for i, part in enumerate(key.parts[1:], start=2):
+            node = n.Attr(node, part, pos=key.pos, end=key.pos + len(".".join(key.parts[:i])))
         return self.expr(node, scope)
 
 

@@ -31,6 +31,7 @@ from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import Sink, Symbols
+from meeple.compile.where import Where
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
@@ -105,6 +106,10 @@ class GameCompiler:
                 continue  # a family: expanded once the tables are known
             sym.definitions[name] = {"family": None, **card_fields, **_fields(spec)}
             count = (spec or {}).get("count", 1)
+            if isinstance(count, int) and count > MAX_COPIES:
+                message = f"{name} would have {count:,} copies; a card has at most {MAX_COPIES:,}"
+                self.sink.at(("components", "cards", name, "count"), None, "type/count", message)
+                count = 1
             self.card_counts[name] = count if isinstance(count, int) else 1  # the schema reports others
         for name, spec in (comp.get("pieces") or {}).items():
             sym.definitions[name] = _fields(spec)
@@ -286,17 +291,21 @@ class GameCompiler:
         bindings: list[dict[str, Any]] = [{}]
         for k, domain in domains:
             try:
-                bindings = [{**b, k: v} for b in bindings for v in units(domain(None, b))]
+                bindings = [{**b, k: v} for b in bindings for v in _loop_values(domain(None, b))]
             except _EVAL_ERRORS as err:
                 message = f"a family's loop values must be constants, known before the game starts ({err})"
                 self.sink.at((*where, "for", k), None, "type/not-constant", message)
+                return []
+            if len(bindings) > MAX_FAMILY:
+                message = f"the family would have more than {MAX_FAMILY:,} cards"
+                self.sink.at((*where, "for", k), None, "type/family-size", message)
                 return []
         template = str(spec.get("name", name + "".join("_{" + k + "}" for k in names)))
         kinds: list[str] = []
         for b in bindings:
             try:
-                kind = template.format(**b)
-            except (KeyError, IndexError, ValueError) as err:
+                kind = fill_template(template, b)
+            except ValueError as err:
                 hint = f"the loop names are: {', '.join(names)}"
                 self.sink.at(
                     (*where, "name"), None, "name/family-template", f"bad name template: {err}", hint
@@ -313,11 +322,12 @@ class GameCompiler:
                     message = f"cannot work out '{k}' for {kind}: {err}"
                     self.sink.at((*where, k), None, "type/not-constant", message)
             copies = rec.pop("count", 1)
-            if not isinstance(copies, int) or copies < 1:
+            if not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
                 if "count" not in failing.broken:
                     failing.broken.add("count")
                     message = (
-                        f"{kind} would have {copies} copies; a card count is a whole number of 1 or more"
+                        f"{kind} would have {copies} copies; a card count is a whole number "
+                        f"from 1 to {MAX_COPIES:,}"
                     )
                     self.sink.at((*where, "count"), None, "type/count", message)
                 copies = 1
@@ -448,6 +458,7 @@ class GameCompiler:
         params: list[ParamDef] = []
         errors_before = len(self.sink.diagnostics)
         nodes: dict[str, Any] = {}  # each parameter's domain, for the generated enumerator
+        node_paths: dict[int, tuple[Any, ...]] = {}  # where each node the enumerator computes is written
         for inp in spec.get("inputs") or []:
             params.append(ParamDef(str(inp), None))
             scope[str(inp)] = "player" if inp == "partner" else None
@@ -456,6 +467,7 @@ class GameCompiler:
             node = self.ex.parse_at(domain, (*where, "params", pname))
             fn = self.ex.expr(node, scope) if node is not None else (lambda s, b: [])
             nodes[pname] = node
+            node_paths[id(node)] = (*where, "params", pname)
             scope[pname] = self.ex.element_type(node, scope) if node is not None else None
             params.append(ParamDef(pname, fn))
         order = {p.name: i + 1 for i, p in enumerate(params)}
@@ -470,11 +482,13 @@ class GameCompiler:
                     level = max([order.get(x, 0) for x in free_names(part)], default=0)
                     checks[level].append(self.ex.expr(part, scope))
                     check_nodes[level].append(part)
+                    node_paths[id(part)] = (*where, "when")
         cost, cost_level = None, 0
         cost_node = None
         if spec.get("cost") is not None:
             node = self.ex.parse_at(spec["cost"], (*where, "cost"))
             cost_node = node
+            node_paths[id(node)] = (*where, "cost")
             if node is not None:
                 self.ex.path = (*where, "cost")
                 cost = self.ex.expr(node, scope)
@@ -494,6 +508,8 @@ class GameCompiler:
                 check_nodes,
                 (cost_node, cost_level) if cost_node is not None else None,
                 dict(scope),
+                lambda node: Where(self.index, node_paths[id(node)], node.pos),
+                Where(self.index, where),
             )
         return ActionDef(
             name,
@@ -712,8 +728,48 @@ class GameCompiler:
         fn = self.ex.expr(node, scope)
         fast = None
         if self.ex.gen is not None and len(self.sink.diagnostics) == before:
-            fast = self.ex.gen.function(node, scope, tuple(scope))
+            fast = self.ex.gen.function(node, scope, Where(self.index, path, node.pos), tuple(scope))
         return fn, fast
+
+    def check_fields(self, board: Any, layout: list[Any]) -> None:
+        """A field read that nothing in the game has (no player, piece, card, terrain, site or table row, nor
+        a statement sets it) is a misspelling: in play it would only ever read none. So is a field set that
+        nothing has nor reads: setting it would change nothing."""
+        known = self.known_fields(board, layout)
+        read = {name for name, _, _ in self.ex.field_uses}
+        written = {name for name, _, _ in self.ex.field_sets}
+        for name, path, pos in self.ex.field_uses:
+            if name not in known and name not in written:
+                message = f"nothing in the game has a field '{name}'"
+                self.sink.at(path, pos, "name/unknown-field", message, did_you_mean(name, sorted(known)))
+        for name, path, pos in self.ex.field_sets:
+            if name not in known and name not in read:
+                message = f"nothing in the game has or reads a field '{name}'"
+                hint = did_you_mean(name, sorted(known | read))
+                self.sink.at(path, pos, "name/unknown-field", message, hint)
+
+    def known_fields(self, board: Any, layout: list[Any]) -> set[str]:
+        sym = self.sym
+        known = {*sym.player_fields(), "kind", "owner", "site", "family"}
+        render = self.data.get("render")
+        if isinstance(render, dict):  # the fields a board picture shows
+            known.update(str(render[k]) for k in ("fill", "label") if isinstance(render.get(k), str))
+        for spec in sym.definitions.values():
+            known.update(map(str, spec))
+            if isinstance(spec.get("fields"), dict):
+                known.update(map(str, spec["fields"]))
+        for fields_of_site in board.site_fields.values():
+            known.update(map(str, fields_of_site))
+        known.update(step.field for step in layout)
+        values = [sym.tables, sym.game_vars, sym.player_vars, sym.turn_vars, *sym.scopes.values()]
+        while values:
+            value = values.pop()
+            if isinstance(value, dict):
+                known.update(map(str, value))
+                values.extend(value.values())
+            elif isinstance(value, list | tuple):
+                values.extend(value)
+        return known
 
     def fill(self, text: Any, path: tuple[Any, ...]) -> tuple[tuple[str, int], ...]:
         """The cards a zone starts with: an expression giving card kinds, each at its count."""
@@ -772,6 +828,7 @@ class GameCompiler:
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak, bots, estimate = self.zones(), self.tiebreak(), self.bots(), self.estimate()
         invariants = compile_invariants(d.get("invariants"), self.ex, self.index)
+        self.check_fields(board, layout)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         if self.coverage is not None:
@@ -810,6 +867,36 @@ class GameCompiler:
             param_plans=self.param_plans,
         )
         return game
+
+
+MAX_COPIES = 10_000  # copies of one card (the schema says the same)
+MAX_FAMILY = 10_000  # cards of one family: every combination of its loop values
+_HOLE = re.compile(r"\{([^{}]*)\}")
+
+
+def fill_template(template: str, values: dict[str, Any]) -> str:
+    """A family card's name: each `{loop name}` hole replaced by its value; nothing else is allowed.
+
+    Not str.format, whose `{n.__class__}` and `{n[0]}` would reach into Python objects.
+    """
+
+    def hole(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in values:
+            raise ValueError(f"'{{{name}}}' is not a loop name")
+        return str(values[name])
+
+    filled = _HOLE.sub(hole, template)
+    if "{" in filled or "}" in filled:
+        raise ValueError("a brace that is not part of a {loop name} hole")
+    return filled
+
+
+def _loop_values(value: Any) -> list[Any]:
+    """A family loop's values, refusing a collection too large to expand."""
+    if isinstance(value, dict) and sum(v for v in value.values() if isinstance(v, int)) > MAX_FAMILY:
+        raise ValueError(f"more than {MAX_FAMILY:,} values")
+    return list(units(value))
 
 
 _EVAL_ERRORS = (

@@ -14,12 +14,15 @@ from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.secrecy import EVERYONE, Origin, PlanCompiler, constant, meet
 from meeple.compile.symbols import Path
+from meeple.compile.where import RUNTIME_ERRORS, Where, located
+from meeple.errors import did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.syntax import ExprSyntaxError, parse
 from meeple.values import Bundle
 
 Run = Callable[[Any, dict[str, Any]], None]
 _BRACES = re.compile(r"\{([^{}]*)\}")
+MAX_DICE, MAX_SIDES = 100, 1_000  # `roll NdS`: enough for any table, small enough to roll at once
 
 
 def _shift(node: Any, by: int) -> Any:
@@ -36,6 +39,15 @@ def _shift(node: Any, by: int) -> Any:
         elif is_dataclass(value):
             changes[f.name] = _shift(value, by)
     return replace(node, **changes)  # type: ignore[type-var]
+
+
+def _action_names(spec: Any) -> list[str]:
+    """The inputs and parameters of an action, which `grant action(name=…)` may bind."""
+    spec = spec if isinstance(spec, dict) else {}
+    inputs, params = spec.get("inputs"), spec.get("params")
+    return [str(x) for x in (inputs if isinstance(inputs, list) else [])] + [
+        str(x) for x in (params if isinstance(params, dict) else {})
+    ]
 
 
 def _show(value: Any) -> str:
@@ -84,10 +96,10 @@ class StmtCompiler:
         self, ex: ExprCompiler, locate: Callable[[Path, int], Any], coverage: Coverage | None = None
     ) -> None:
         self.ex = ex
+        self.locate = locate  # (path, offset) -> a source span, for coverage's places
         self.coverage = coverage
         self.sym = ex.sym
         self.sink = ex.sink
-        self.locate = locate
         self.text = ""
         self.paths: list[tuple[Pattern, Pattern]] = []  # every move and draw: from which zone to which
         # For narrating seat by seat (compile/secrecy.py): where each bound name came from, and the
@@ -219,19 +231,14 @@ class StmtCompiler:
         return self.guarded(run, path, node.pos)
 
     def guarded(self, run: Run, path: Path, pos: int) -> Run:
-        locate = self.locate
+        """The statement, a Python error in it reported at the statement (unless a rule inside it says)."""
+        where = Where(self.ex.sink.index, path, pos)
 
         def step(s: Any, b: dict[str, Any]) -> None:
             try:
                 run(s, b)
-            except RuleRuntimeError as err:
-                if getattr(err, "span", None) is None:
-                    err.span = locate(path, pos)  # type: ignore[attr-defined]
-                raise
-            except (TypeError, KeyError, AttributeError, ValueError, IndexError) as err:
-                wrapped = RuleRuntimeError(f"{type(err).__name__}: {err}")
-                wrapped.span = locate(path, pos)  # type: ignore[attr-defined]
-                raise wrapped from err
+            except RUNTIME_ERRORS as err:
+                raise located(err, where) from err
 
         return step
 
@@ -302,7 +309,9 @@ class StmtCompiler:
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
                 return lambda s, b, v: s.set_scoped(scope_name, name, v)
             obj = self.ex.expr(target.obj, scope)
-            if self.ex.type_of(target.obj, scope) == "player" and name not in sym.player_fields():
+            if self.ex.type_of(target.obj, scope) != "player":
+                self.ex.field_sets.append((name, self.ex.path, target.end - len(name)))
+            elif name not in sym.player_fields():
                 self.sink.unknown(
                     self.ex.path, target.end - len(name), "player field", name, sym.player_fields()
                 )
@@ -343,8 +352,18 @@ class StmtCompiler:
             return None
         return lambda s, b: put(s, b, value(s, b))
 
+    def current(self, target: n.Node, scope: Scope) -> Fn:
+        """The value a `+=` or `add … to` target holds before the change: reading it is part of the write,
+        not a use of the field of its own (a field only ever changed so is still one nothing reads)."""
+        before = len(self.ex.field_uses)
+        get = self.ex.expr(target, scope)
+        if isinstance(target, n.Attr):
+            own = (target.name, self.ex.path, target.end - len(target.name))
+            self.ex.field_uses[before:] = [use for use in self.ex.field_uses[before:] if use != own]
+        return get
+
     def s_AugAssign(self, node: n.AugAssign, scope: Scope) -> Run | None:
-        get = self.ex.expr(node.target, scope)
+        get = self.current(node.target, scope)
         value = self.ex.expr(node.value, scope)
         put = self.setter(node.target, scope)
         if put is None:
@@ -365,7 +384,7 @@ class StmtCompiler:
 
     def s_AddTo(self, node: n.AddTo, scope: Scope) -> Run | None:
         item = self.ex.expr(node.item, scope)
-        get = self.ex.expr(node.target, scope)
+        get = self.current(node.target, scope)
         put = self.setter(node.target, scope)
         if put is None:
             return None
@@ -376,6 +395,12 @@ class StmtCompiler:
         found = self.text.find(word, node.pos + after)
         return found if found >= 0 else node.pos
 
+    def check_keywords(self, given: tuple[n.Kwarg, ...], known: Any, what: str) -> None:
+        """Each `name=` of a statement must be one of `known` (a misspelt one would be ignored in play)."""
+        for k in given:
+            if k.name not in known:
+                self.ex.error(k, "name/unknown-keyword", f"{what} '{k.name}'", did_you_mean(k.name, known))
+
     def check_kind(self, node: n.Node, kind: str, after: int) -> None:
         if kind not in self.sym.piece_kinds:
             self.sink.unknown(
@@ -384,6 +409,9 @@ class StmtCompiler:
 
     def s_Place(self, node: n.Place, scope: Scope) -> Run:
         self.check_kind(node, node.kind, len("place"))
+        if node.kind in self.sym.piece_kinds:
+            declared = (self.sym.definitions[node.kind] or {}).get("fields") or {}
+            self.check_keywords(node.fields, declared, f"a {node.kind} has no field")
         site, who = self.ex.expr(node.site, scope), self.player_or_me(node.owner, scope)
         extra = [(k.name, self.ex.expr(k.value, scope)) for k in node.fields]
         kind = node.kind
@@ -458,6 +486,9 @@ class StmtCompiler:
         dice, sides, name = node.dice, node.sides, node.name
         self.bind(name, None, scope)  # a roll is seen by all
         scope[name] = None
+        if not (1 <= dice <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+            message = f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES:,} sides, not {dice}d{sides}"
+            self.sink.at(self.ex.path, node.pos + len("roll "), "rules/dice", message)
         return lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me")))
 
     def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
@@ -465,6 +496,10 @@ class StmtCompiler:
         if action not in self.sym.actions:
             self.sink.unknown(
                 self.ex.path, self.word_at(node, action, len("grant")), "action", action, self.sym.actions
+            )
+        else:
+            self.check_keywords(
+                node.args, _action_names(self.sym.actions[action]), f"{action} has no input or parameter"
             )
         args = [(k.name, self.ex.expr(k.value, scope)) for k in node.args]
         times = self.e(node.times, scope) or const(1)

@@ -30,7 +30,9 @@ _SCALAR_TAGS = {_TAG + name for name in ("null", "bool", "int", "float", "str")}
 _TEXT_TAGS = {_TAG + "timestamp", _TAG + "binary"}  # kept as their source text, never as dates or bytes
 _COLLECTION_TAGS = {_TAG + name for name in ("map", "seq", "set", "omap", "pairs")}
 _MERGE_TAG = _TAG + "merge"
-_MAX_NODES = 1_000_000  # guards against alias bombs
+# Bounds that keep loading any text quick and small. The seed games hold under 2,000 nodes and 30 KB.
+MAX_FILE_CHARS = 1_000_000  # a rule file's size: larger is refused before it is parsed
+MAX_NODES = 100_000  # YAML nodes written in a file, and again nodes built once aliases are expanded
 _RULE_SUFFIXES = (".yaml", ".yml")
 
 
@@ -47,7 +49,7 @@ class _Builder:
         self.diagnostics: list[Diagnostic] = []
         self.constructor = SafeConstructor()
         self.active: set[int] = set()
-        self.budget = _MAX_NODES
+        self.budget = MAX_NODES
 
     def span(self, node: yaml.Node) -> SourceSpan:
         start, end = node.start_mark, node.end_mark
@@ -58,8 +60,10 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: NodePath) -> Any:
         self.budget -= 1
-        if self.budget < 0:
-            raise RulesError([Diagnostic("yaml/too-large", "the document expands to too many nodes", None)])
+        if self.budget < 0:  # only aliases can get here: composing stopped at the same count
+            message = f"aliases expand the document to more than {MAX_NODES:,} values"
+            hint = "an anchor copied into anchors that are copied again grows exponentially; write values out"
+            raise RulesError([Diagnostic("yaml/too-large", message, self.span(node), hint)])
         if id(node) in self.active:
             self.report("yaml/recursive-alias", "an alias refers to a node that contains it", node)
             return None
@@ -160,11 +164,42 @@ def _clamped(filename: str, text: str, line: int, column: int) -> SourceSpan:
     return SourceSpan(filename, line + 1, column + 1)
 
 
+class _TooManyNodes(Exception):
+    """Composing stopped: the text holds more than MAX_NODES nodes."""
+
+    def __init__(self, mark: yaml.Mark) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, stopping once the text has composed MAX_NODES nodes."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.nodes_left = MAX_NODES
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        self.nodes_left -= 1
+        if self.nodes_left < 0:
+            raise _TooManyNodes(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = _BoundedLoader(text)
+    try:
+        return loader.get_single_node()  # type: ignore[no-any-return]
+    finally:
+        loader.dispose()
+
+
 def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnostic:
     if isinstance(exc, yaml.reader.ReaderError):
         before = text[: exc.position]
         line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
-        message = f"unacceptable character #x{ord(str(exc.character)):04x}: {exc.reason}"
+        code = exc.character if isinstance(exc.character, int) else ord(str(exc.character))
+        message = f"unacceptable character #x{code:04x}: {exc.reason}"
         return Diagnostic("yaml/syntax", message, SourceSpan(filename, line, col))
     problem = getattr(exc, "problem", None)
     context = getattr(exc, "context", None)
@@ -182,12 +217,21 @@ def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnos
 def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
     """Parse one YAML document into plain values and the index of where each one is written."""
     text = text.removeprefix("\ufeff")  # an editor shows no column for a byte-order mark
+    if len(text) > MAX_FILE_CHARS:
+        message = (
+            f"the file is too large for a rule file ({len(text):,} characters, at most {MAX_FILE_CHARS:,})"
+        )
+        raise RulesError([Diagnostic("yaml/too-large", message, SourceSpan(filename, 1, 1))])
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
         builder = _Builder(filename, text)
         data = None if node is None else builder.build(node, ())
     except yaml.YAMLError as exc:
         raise RulesError([_syntax_diagnostic(exc, filename, text)], {filename: text}) from exc
+    except _TooManyNodes as exc:
+        where = _clamped(filename, text, exc.mark.line, exc.mark.column)
+        message = f"the file holds more than {MAX_NODES:,} values, too many for a rule file"
+        raise RulesError([Diagnostic("yaml/too-large", message, where)], {filename: text}) from None
     except RecursionError as exc:
         diagnostic = Diagnostic("yaml/too-deep", "the document nests too deeply", SourceSpan(filename, 1, 1))
         raise RulesError([diagnostic], {filename: text}) from exc
@@ -198,17 +242,27 @@ def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
 
 def _read(path: Path, where: SourceSpan | None = None) -> str:
     try:
+        size = path.stat().st_size
+        if size > 4 * MAX_FILE_CHARS:  # more characters than load_text takes, whatever the encoding
+            message = f"'{path}' is too large for a rule file ({size:,} bytes)"
+            raise RulesError([Diagnostic("yaml/too-large", message, where or SourceSpan(str(path), 1, 1))])
         return path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise RulesError([Diagnostic("io/not-found", f"no such file: '{path}'", where)]) from exc
     except UnicodeDecodeError as exc:
-        raise RulesError(
-            [Diagnostic("io/not-utf8", f"'{path}' is not UTF-8 text: {exc.reason}", where)]
-        ) from exc
+        message = f"'{path}' is not UTF-8 text: {exc.reason} (byte 0x{exc.object[exc.start]:02x})"
+        raise RulesError([Diagnostic("io/not-utf8", message, where or _byte_place(str(path), exc))]) from exc
     except OSError as exc:
         raise RulesError(
             [Diagnostic("io/unreadable", f"cannot read '{path}': {exc.strerror}", where)]
         ) from exc
+
+
+def _byte_place(filename: str, exc: UnicodeDecodeError) -> SourceSpan:
+    """The line and column of the first byte that is not UTF-8 (the text before it decodes)."""
+    before = bytes(exc.object[: exc.start]).decode("utf-8", errors="replace")
+    line = before.count("\n") + 1
+    return SourceSpan(filename, line, len(before) - (before.rfind("\n") + 1) + 1)
 
 
 def load_file(path: str | Path) -> tuple[Any, SourceIndex]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from meeple.data import data_dir
 from meeple.rules import nodes as n
 
 START_RULES = ("expr", "stmt", "for_clause")
+MAX_CHARS = 10_000  # one expression or statement; the seed games' longest is about 230
+MAX_DEPTH = 100  # levels of nesting in its parse tree, so every later pass may recurse over it
 
 
 class ExprSyntaxError(Exception):
@@ -46,15 +48,43 @@ def parse(text: str, start: str = "expr") -> n.Node:
     Nodes are immutable, so a string parsed again (by a later tool, or a second load of the same rules)
     shares the first parse.
     """
+    if len(text) > MAX_CHARS:
+        message = f"the text is too long ({len(text):,} characters, at most {MAX_CHARS:,})"
+        raise ExprSyntaxError(message, MAX_CHARS, "split it into defs")
     try:
         tree = parser().parse(text, start=start)
     except UnexpectedInput as err:
         raise _syntax_error(err, text) from None
+    _check_tree(tree)
     try:
         node: n.Node = _ToNodes().transform(tree)
     except VisitError as err:  # a transformer problem is ours, unwrap it for a clear trace
         raise err.orig_exc from None
     return node
+
+
+def _check_tree(tree: Tree) -> None:
+    """Refuse a tree nested deeper than MAX_DEPTH and any name beginning with '_' (walked without recursion).
+
+    A leading underscore is how Python spells its internals (`__class__`, `__import__`); no rule name
+    needs one, so none can reach them, in an expression, a `log` brace or a statement.
+    """
+    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "NAME" and node.startswith("_"):
+                message = f"names beginning with '_' are reserved: '{node}'"
+                raise ExprSyntaxError(message, node.start_pos or 0, "rename it to begin with a letter")
+            continue
+        if depth > MAX_DEPTH:
+            pos = node.meta.start_pos if not getattr(node.meta, "empty", True) else 0
+            raise ExprSyntaxError(
+                f"the expression nests too deeply (more than {MAX_DEPTH} levels)",
+                pos,
+                "split it into defs",
+            )
+        stack.extend((child, depth + 1) for child in reversed(node.children) if child is not None)
 
 
 _TOKEN_NAMES = {

@@ -7,7 +7,7 @@ from typing import Any
 
 from meeple.compile.builtins import can_pay, distinct
 from meeple.compile.ir import ActionDef
-from meeple.errors import IllegalActionError
+from meeple.errors import IllegalActionError, RuleRuntimeError
 from meeple.runtime import simultaneous as simul
 from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
@@ -220,6 +220,12 @@ def apply(s: Any, action: Action) -> None:
     advance(s)
 
 
+def rule_error(s: Any, message: str, section: str) -> RuleRuntimeError:
+    """A failure of a whole section of the rules (the flow, the standing rules), at its place in the file."""
+    index = s.game.index
+    return RuleRuntimeError(message, index.nearest_span((section,)) if index is not None else None, section)
+
+
 def game_step(s: Any, f: dict[str, Any]) -> Any:
     return s.game.phases[f["ph"]].steps[f["st"]]
 
@@ -281,7 +287,9 @@ def run_standing(s: Any) -> None:
         s.game.standing(s, dict(b))
         if sum(s.ver.values()) == before:
             return
-    raise RuntimeError("the standing rules still change the game after 20 passes; do two of them fight?")
+    raise rule_error(
+        s, "the standing rules still change the game after 20 passes; do two of them fight?", "standing"
+    )
 
 
 def update_award(s: Any, award: Any) -> None:
@@ -394,7 +402,9 @@ def advance(s: Any) -> None:
     while not s.over:
         guard += 1
         if guard > 100_000:
-            raise RuntimeError("the flow made no decision in 100000 steps; is a phase empty and repeating?")
+            raise rule_error(
+                s, "the flow made no decision in 100000 steps; is a phase empty and repeating?", "flow"
+            )
         f = s.stack[-1] if s.stack else None
         if f is None:
             finish_by_score(s)

@@ -174,6 +174,13 @@ class State(Effects):
     # ------------------------------------------------------------ saving
 
     def snapshot(self) -> dict[str, Any]:
+        # The pieces of a site are listed in the order they arrived (`pieces_at`); a reload rebuilds that
+        # order from the ids, so only the sites where a piece moved in after a newer one are saved.
+        arrived = {
+            site: list(map(int, ids))
+            for site, ids in self.at.items()
+            if any(a > b for a, b in zip(ids, ids[1:]))
+        }
         return {
             "format": FORMAT,
             "game": self.game.id,
@@ -196,6 +203,7 @@ class State(Effects):
             "winners": self.winners,
             "rng": None if self.is_view else self.rng.getstate(),
             **({"viewer": self.viewer} if self.viewer is not None else {}),
+            **({"arrived": arrived} if arrived else {}),
         }
 
     def to_json(self) -> str:
@@ -214,6 +222,8 @@ def from_snapshot(game: GameDef, data: dict[str, Any]) -> State:
     s.pieces = {int(k): v for k, v in sorted(data["pieces"].items(), key=lambda kv: int(kv[0]))}
     for pid, rec in sorted(s.pieces.items()):
         s.at[rec["site"]] = s.at.get(rec["site"], ()) + (pid,)
+    for site, ids in (data.get("arrived") or {}).items():  # pieces that did not arrive in the order of ids
+        s.at[site] = tuple(int(pid) for pid in ids)
     s.sites, s.supply = data["sites"], data["supply"]
     s.awards, s.stack = data["awards"], data["stack"]
     s.turn_player, s.turn_no, s.next_id = data["turn_player"], data["turn_no"], data["next_id"]

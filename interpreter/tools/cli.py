@@ -24,6 +24,7 @@ from meeple.tools.explain import diff_record, explain, explain_diff, explain_opt
 from meeple.tools.guesses import Guess, find_guesses
 from meeple.tools.junit import junit_xml
 from meeple.tools.ray_backend import RayUnavailable
+from meeple.tools.replay import BadTrace, record_steps, replay_trace, report_lines, trace_text
 from meeple.tools.simulate import format_report, invariant_watch, runtime_diagnostic, simulate
 
 OK, PROBLEMS, USAGE = 0, 1, 2
@@ -251,9 +252,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         save_view(args.save, args.game, game, args, seat=f"p{seat + 1}", view=view, log=told)
     elif args.save:
         final = json.loads(state.to_json())
-        save_record(
-            args.save, args.game, game, args, agents=names, actions=list(map(str, actions)), final=final
-        )
+        trace = record_steps(game, args.seed, actions)  # the state after each action, for `replay --rules`
+        played = {"agents": names, "actions": list(map(str, actions)), "final": final, **trace}
+        save_record(args.save, args.game, game, args, **played)
     if args.json:
         print(json.dumps(result_record(game, args.seed, names, state, len(actions)), indent=2))
     else:
@@ -315,7 +316,7 @@ def save_record(path: str, game_arg: str, game: meeple.Game, args: argparse.Name
         game_arg = os.path.relpath(Path(game_arg).resolve(), Path(path).resolve().parent)
     given = {name: game.options[name] for name, _ in args.option}  # converted: true, 10, 'hard'
     record = {"game": game_arg, "players": game.players, "seed": args.seed, "options": given}
-    Path(path).write_text(json.dumps({**record, **played}, indent=1) + "\n", encoding="utf-8")
+    Path(path).write_text(trace_text({**record, **played}), encoding="utf-8")
 
 
 def read_record(path: str) -> dict[str, Any]:
@@ -335,6 +336,8 @@ def read_record(path: str) -> dict[str, Any]:
         "players": (int, optional),
         "options": (dict, optional),
         "final": (dict, optional),
+        "start": (dict, optional),
+        "steps": (list, optional),
     }
     wrong = [
         k for k, kind in shapes.items() if not isinstance(record, dict) or not isinstance(record.get(k), kind)
@@ -342,7 +345,8 @@ def read_record(path: str) -> dict[str, Any]:
     if wrong:
         raise UsageError(
             f"'{path}' is not a saved game: wrong or missing {', '.join(wrong)} (game: a name or path, "
-            "seed: a whole number, actions: a list, players: a whole number, options and final: mappings)"
+            "seed: a whole number, actions and steps: lists, players: a whole number, "
+            "options, final and start: mappings)"
         )
     return record
 
@@ -358,34 +362,56 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.seat is not None and not args.html:
         raise UsageError("--seat chooses whose view the page shows: give --html PAGE too")
     record = read_record(args.file)
-    game = load_game(
-        record_game(record, args.file), record.get("players"), (record.get("options") or {}).items()
-    )
+    rules = args.rules or record_game(record, args.file)
+    game = load_game(rules, record.get("players"), (record.get("options") or {}).items())
     if args.html:
         write_page(args, record, game)
-    state = game.new_game(seed=int(record["seed"]))
-    for i, text in enumerate(record["actions"], 1):
-        try:
-            state.apply(str(text))
-        except IllegalActionError as err:
-            raise Problem(f"action {i} of {len(record['actions'])} does not replay: {err}") from None
+    try:
+        result = replay_trace(game, record)
+    except BadTrace as err:
+        raise UsageError(f"'{args.file}' is not a saved game: {err}") from None
+    if args.format == "json":
+        print(json.dumps(replay_summary(args, record, game, result), indent=2))
+    else:
+        print_replay(args, record, game, result)
+    return PROBLEMS if result.divergence is not None else OK
+
+
+def replay_summary(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game, result: Any) -> Any:
+    d = result.divergence
+    return {
+        "trace": args.file,
+        "rules": args.rules or str(record["game"]),
+        "game": game.id,
+        "players": game.players,
+        "seed": record["seed"],
+        "actions": result.actions,
+        "replayed": result.replayed,
+        "checked": result.checked,
+        "identical": d is None,
+        "divergence": None if d is None else d.to_dict(),
+    }
+
+
+def print_replay(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game, result: Any) -> None:
+    against = f" against {args.rules}" if args.rules else ""
     print(
-        f"Replayed {plural(len(record['actions']), 'action')} of {game.id} "
-        f"({game.players} players, seed {record['seed']})."
+        f"Replayed {result.replayed} of {plural(result.actions, 'action')} of {game.id} "
+        f"({game.players} players, seed {record['seed']}){against}."
     )
-    print_result(state, list(record.get("agents") or []), len(record["actions"]))
-    if not state.is_over:
+    if result.divergence is not None:
+        print("\n".join(report_lines(result)))
+        return
+    print_result(result.final, list(record.get("agents") or []), result.actions)
+    if not result.final.is_over:
         print("Note: the game is not over after these actions.")
-    final = record.get("final")
-    if final is None:
-        print("No final state saved; nothing to verify.")
-        return OK
-    got = json.loads(state.to_json())
-    if got != final:
-        keys = sorted(k for k in set(got) | set(final) if got.get(k) != final.get(k))
-        raise Problem(f"the replayed game differs from the saved final state in: {', '.join(keys)}")
-    print("The final state matches the saved one.")
-    return OK
+    print(
+        {
+            "states": "It replays identically: the state after every action matches the saved one.",
+            "final state": "The final state matches the saved one (no states of the steps saved).",
+            "actions only": "Every action is legal (no states saved, nothing more to verify).",
+        }[result.checked]
+    )
 
 
 def seat_number(text: str) -> int:
@@ -645,7 +671,9 @@ def add_run(p: argparse.ArgumentParser) -> None:
     add_play(p)
     p.add_argument("-q", "--quiet", action="store_true", help="print only the final scores and winners")
     p.add_argument("--json", action="store_true", help="print the result as JSON (no log)")
-    p.add_argument("--save", metavar="FILE", help="save the game (seed and actions) for `meeple replay`")
+    p.add_argument(
+        "--save", metavar="FILE", help="save the game (seed, actions, every state) for `meeple replay`"
+    )
     p.add_argument(
         "--seat",
         metavar="P",
@@ -724,7 +752,7 @@ def add_explain(p: argparse.ArgumentParser) -> None:
 
 
 def add_replay(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE", help="a game saved by `meeple run --save`")
+    p.add_argument("file", metavar="TRACE", help="a game saved by `meeple run --save`")
     p.add_argument(
         "--html",
         metavar="PAGE",
@@ -732,6 +760,16 @@ def add_replay(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--seat", type=seat_number, metavar="P", help="with --html: show the game as seat P (p1, p2…) sees it"
+    )
+
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="replay against these rules (an edited copy, say) instead of the ones the game was saved with; "
+        "exit 1 and the first step where the game diverges if it does not replay identically",
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="a readable report (default) or JSON"
     )
 
 
@@ -773,7 +811,11 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     "check": (cmd_check, "report every problem in rule files", add_check),
     "run": (cmd_run, "play one game with bots and narrate it", add_run),
     "simulate": (cmd_simulate, "play many games and print a balance report", add_simulate),
-    "replay": (cmd_replay, "re-run a saved game, verify its final state, write it as a web page", add_replay),
+    "replay": (
+        cmd_replay,
+        "re-run a saved game (on edited rules too: where does it diverge), or write it as a web page",
+        add_replay,
+    ),
     "play": (cmd_play, "play a game in the terminal against bots", add_person),
     "why": (cmd_why, "say why an action is or is not legal at a position", add_why),
     "explain": (

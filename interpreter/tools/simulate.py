@@ -24,9 +24,8 @@ from tqdm import tqdm
 from meeple.agents import MAX_ACTIONS, Agent, GameTooLong, PlayError, RandomAgent, make_agents, play_game
 from meeple.api import Game
 from meeple.compile.coverage import BRANCH, CARD, MOVED, TABLE, Coverage
-from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.game import GameCompiler
-from meeple.errors import Diagnostic, RulesError, SourceSpan
+from meeple.errors import Diagnostic, RuleRuntimeError, RulesError, SourceSpan
 from meeple.runtime.engine import SKIP
 from meeple.runtime.invariants import Watch
 from meeple.runtime.state import State
@@ -720,7 +719,7 @@ def summarise_failures(
             f"random {game.players}-player playout failed (seed {first}"
             f"{f', and {count - 1} more of {n}' if count > 1 else ''}): {d.message}",
             d.span or SourceSpan(path, 1, 1),
-            d.hint,
+            d.hint or f"see it with: meeple run {path} --players {game.players} --seed {first}",
         )
         for d, count, first in failures.values()
     ]
@@ -742,5 +741,6 @@ def playout(game: Game, seed: int, max_actions: int = MAX_ACTIONS) -> Diagnostic
 
 
 def runtime_diagnostic(err: RuleRuntimeError) -> Diagnostic:
-    """A rule that failed while running, at the place the rule is written when the engine knows it."""
-    return Diagnostic("rules/runtime", str(err), getattr(err, "span", None))
+    """A rule that failed while running, named by its path and at the place it is written."""
+    message = f"in {err.rule}: {err.message}" if err.rule else err.message
+    return Diagnostic("rules/runtime", message, err.span)

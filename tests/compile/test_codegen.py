@@ -14,6 +14,8 @@ import pytest
 import meeple
 from meeple.compile import codegen
 from meeple.compile.expressions import RuleRuntimeError
+from meeple.compile.where import Where
+from meeple.rules.loader import SourceIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_GAMES = sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
@@ -97,8 +99,10 @@ flow:
 """,
         players=1,
     )
-    with pytest.raises(RuleRuntimeError, match="cannot compute"):
+    with pytest.raises(RuleRuntimeError, match="TypeError") as caught:
         game.new_game(seed=1).legal_actions()
+    assert caught.value.rule == "actions.tick.when"
+    assert caught.value.span is not None and (caught.value.span.line, caught.value.span.col) == (7, 11)
 
 
 def test_an_unknown_node_falls_back_to_the_closures():
@@ -109,7 +113,7 @@ def test_an_unknown_node_falls_back_to_the_closures():
         pass
 
     gen = codegen.SourceGen(ExprCompiler(Symbols(), Sink(None), {}))  # type: ignore[arg-type]
-    assert gen.function(Strange(), {}) is None
+    assert gen.function(Strange(), {}, Where(SourceIndex(), ())) is None
 
 
 def test_a_parameter_that_is_not_a_plain_name_is_never_written_into_source():
@@ -120,9 +124,14 @@ def test_a_parameter_that_is_not_a_plain_name_is_never_written_into_source():
 
     gen = codegen.SourceGen(ExprCompiler(Symbols(), Sink(None), {}))  # type: ignore[arg-type]
     sneaky = "x): import os  #"
-    assert gen.function(parse("1 + 2"), {sneaky: None}, (sneaky,)) is None
-    assert codegen.action_enumerator(gen, "give", [(sneaky, None)], [[], []], None, {}) is None
-    assert codegen.action_enumerator(gen, "give", [("n", parse("[1, 2]"))], [[], []], None, {}) is not None
+    where = Where(SourceIndex(), ())
+    assert gen.function(parse("1 + 2"), {sneaky: None}, where, (sneaky,)) is None
+    located = (lambda node: where, where)
+    assert codegen.action_enumerator(gen, "give", [(sneaky, None)], [[], []], None, {}, *located) is None
+    enumerator = codegen.action_enumerator(
+        gen, "give", [("n", parse("[1, 2]"))], [[], []], None, {}, *located
+    )
+    assert enumerator is not None
 
 
 INLINE_RULES = """

@@ -315,7 +315,10 @@ board:
     legend: {"1": 1, "2": 2}
     field: height
 """
-    assert value_of(tmp_path, board, "[a1.height, b1.height, a2.height, a1.terrain]") == [1, 2, 2, None]
+    assert value_of(tmp_path, board, "[a1.height, b1.height, a2.height]") == [1, 2, 2]
+    # and no cell has a terrain: reading one is an unknown field
+    [d] = meeple.check(write(tmp_path, board + LOOK % "a1.terrain"))
+    assert d.code == "name/unknown-field" and "'terrain'" in d.message
 
 
 def test_a_width_and_height_that_agree_with_the_rows_are_accepted(tmp_path: Path) -> None:

@@ -239,7 +239,7 @@ def test_a_saved_game_replays_and_matches_its_final_state(
     saved: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["replay", str(saved)]) == 0
-    assert "final state matches" in capsys.readouterr().out
+    assert "replays identically" in capsys.readouterr().out
 
 
 def test_a_game_saved_from_a_rule_file_replays_from_another_folder(
@@ -251,7 +251,7 @@ def test_a_game_saved_from_a_rule_file_replays_from_another_folder(
     assert main(["run", "mine.yaml", "--seed", "4", "--quiet", "--save", "saves/game.json"]) == 0
     monkeypatch.chdir(tmp_path / "saves")
     assert main(["replay", "game.json"]) == 0
-    assert "final state matches" in capsys.readouterr().out
+    assert "replays identically" in capsys.readouterr().out
 
 
 def test_replay_detects_a_final_state_that_differs(
@@ -260,7 +260,9 @@ def test_replay_detects_a_final_state_that_differs(
     final = json.loads(saved.read_text())["final"]
     changed = write_record(tmp_path, saved, final={**final, "turn_no": final["turn_no"] + 1})
     assert main(["replay", str(changed)]) == 1
-    assert "differs" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "the final state differs" in out
+    assert re.search(rf"turn_no +{final['turn_no'] + 1} -> {final['turn_no']}\n", out)
 
 
 def test_replay_names_the_first_action_that_is_not_legal(
@@ -269,7 +271,9 @@ def test_replay_names_the_first_action_that_is_not_legal(
     moves = json.loads(saved.read_text())["actions"]
     changed = write_record(tmp_path, saved, actions=[*moves[:5], "fly(to=moon)", *moves[6:]])
     assert main(["replay", str(changed)]) == 1
-    assert "action 6 of" in capsys.readouterr().err
+    assert (
+        f"diverges at step 6 of {len(moves)}: p2 fly(to=moon) is no longer legal" in capsys.readouterr().out
+    )
 
 
 def test_replay_of_a_file_that_is_not_a_saved_game_is_a_usage_error(

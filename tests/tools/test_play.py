@@ -129,7 +129,7 @@ def test_save_writes_a_game_that_meeple_replay_accepts(
     assert record["actions"] == [str(a) for a in s.actions] and len(record["actions"]) == 4
     assert record["agents"] == ["person", "greedy"] and record["seed"] == 5
     assert main(["replay", str(path)]) == 0
-    assert "Replayed 4 actions of tic_tac_toe" in capsys.readouterr().out
+    assert "Replayed 4 of 4 actions of tic_tac_toe" in capsys.readouterr().out
 
 
 def test_a_long_list_is_narrowed_one_parameter_at_a_time() -> None:
