@@ -104,7 +104,7 @@ def expression_spans(text: str) -> list[tuple[int, int]]:
 INSERTED = st.sampled_from(list("()[]{}.,:'\"+-*/<>=!_ $#xz09") + ["\n"])
 FILE_FUZZ = settings(
     deadline=None,
-    max_examples=120,
+    max_examples=40,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
@@ -136,7 +136,7 @@ def test_checking_a_rule_file_with_a_corrupted_expression_returns_diagnostics_an
     assert all(isinstance(d, Diagnostic) for d in diagnostics), diagnostics
 
 
-@settings(FILE_FUZZ, max_examples=50)
+@settings(FILE_FUZZ, max_examples=25)
 @given(data=st.data())
 def test_every_diagnostic_of_a_corrupted_rule_file_points_at_a_line_of_it(game_file, tmp_path, data):
     path, mutated = corrupted_copy(game_file, tmp_path, data)
