@@ -53,10 +53,12 @@ def check(
     except RulesError as err:
         return list(err.diagnostics)
     problems = validate(rules.data, rules.index, schema())
+    problems += player_range_problems(rules)
     compiler = GameCompiler(rules.data, rules.index)
     try:
         spec = (rules.data.get("game") or {}).get("players") or {}
         n = players or int(spec.get("max", 2)) if isinstance(spec, dict) else 2
+        n = max(1, min(n, MAX_PLAYERS))  # past the schema's bound it is reported, not built
         try:
             chosen = resolve_options(rules.data, dict(options or {}), rules.index)
         except RulesError as err:
@@ -72,6 +74,21 @@ def check(
             raise
         problems.extend(compiler.sink.diagnostics)  # what the compiler found before it stumbled
     return _sorted(_unique(rules.attribute(problems)))
+
+
+MAX_PLAYERS = 100  # the schema's bound on `game.players`
+
+
+def player_range_problems(rules: LoadedRules) -> list[Diagnostic]:
+    """`game.players` with a `min` above its `max` (each is a whole number the schema has checked)."""
+    spec = (rules.data.get("game") or {}).get("players")
+    if not isinstance(spec, dict):
+        return []
+    lo, hi = spec.get("min"), spec.get("max")
+    if type(lo) is not int or type(hi) is not int or lo <= hi:
+        return []
+    span = rules.index.nearest_span(("game", "players", "min"))
+    return [Diagnostic("rules/players", f"game.players: min {lo} is more than max {hi}", span)]
 
 
 def _unique(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -232,6 +249,8 @@ def _frozen(v: Any) -> Any:
 def load(path_or_name: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> Game:
     """Load, check and compile a rule file (a path, or the name of a seed game such as `k2`)."""
     rules = read_rules(path_or_name)
+    if player_range_problems(rules):
+        raise RulesError(player_range_problems(rules))
     spec = (rules.data.get("game") or {}).get("players") or {}
     lo, hi = int(spec.get("min", 1)), int(spec.get("max", 8))
     n = players if players is not None else lo

@@ -209,8 +209,11 @@ def replay_trace(game: Game, record: dict[str, Any]) -> Replay:
     """Replay a saved game's actions on `game`, comparing every state with the saved one where it has them."""
     actions = [str(a) for a in record["actions"]]
     expected, steps = record.get("start"), record.get("steps")
-    if not isinstance(steps, list) or len(steps) != len(actions) or not isinstance(expected, dict):
-        expected, steps = None, None
+    if steps is not None and (not isinstance(steps, list) or len(steps) != len(actions)):
+        count = len(steps) if isinstance(steps, list) else "no list of"
+        raise BadTrace(f"{count} saved states for {len(actions)} actions")
+    if steps is not None and not isinstance(expected, dict):
+        raise BadTrace("saved states but no start state")
     final = record.get("final")
     checked = "states" if steps is not None else "final state" if isinstance(final, dict) else "actions only"
     state = game.new_game(seed=int(record["seed"]))

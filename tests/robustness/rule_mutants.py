@@ -293,14 +293,23 @@ def _expression(s: Seed, rng: random.Random) -> tuple[Any, DataPath, str, str]:
     return data, path, rule, get(data, path)
 
 
+# Grammar rules whose own NAME tokens bind a new name (`let x =`, `for x in`, `as x`): renaming one is no
+# misspelling when the name is not used after it.
+BINDERS = {"let", "draw", "roll", "for_clause", "comp_for"}
+
+
 @kind("misspelt-name")
 def misspelt_name(s: Seed, rng: random.Random) -> Mutant:
     data, path, rule, text = _expression(s, rng)
-    names = [
-        t
-        for t in parser().parse(text, start=rule).scan_values(lambda v: isinstance(v, Token))
-        if t.type == "NAME"
-    ]
+    tree = parser().parse(text, start=rule)
+    binding = {
+        id(t)
+        for sub in tree.iter_subtrees()
+        if str(sub.data) in BINDERS
+        for t in sub.children
+        if isinstance(t, Token) and t.type == "NAME"
+    }
+    names = [t for t in tree.scan_values(lambda v: isinstance(v, Token)) if t.type == "NAME"]
     if not names:
         return from_data("misspelt-name", data, "no name to misspell")
     tok = rng.choice(names)
@@ -312,7 +321,7 @@ def misspelt_name(s: Seed, rng: random.Random) -> Mutant:
     new = rng.choice([e for e in edits if e != word] or [word + "q"])
     start = tok.start_pos or 0
     put(data, path, text[:start] + new + text[start + len(word) :])
-    unknown = bool(re.fullmatch(r"[A-Za-z]\w*", new)) and new not in s.words
+    unknown = bool(re.fullmatch(r"[A-Za-z]\w*", new)) and new not in s.words and id(tok) not in binding
     why = f"'{new}' is no name of the file or the language" if unknown else ""
     return from_data("misspelt-name", data, f"{'.'.join(map(str, path))}: {word} -> {new}", why)
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -77,8 +78,14 @@ def write(m: rm.Mutant, folder: Path) -> Path:
     return folder / rm.MAIN
 
 
+YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # a lone CR, NEL, LS and PS end a line too
+
+
 def lines_of(content: bytes) -> int:
-    return max(1, content.count(b"\n") + (0 if content.endswith(b"\n") else 1))
+    """The lines of a file as YAML (and an editor, and `str.splitlines`) count them."""
+    text = content.decode("utf-8", "replace")
+    breaks = YAML_BREAK.findall(text)
+    return max(1, len(breaks) + (0 if YAML_BREAK.search(text[-1:] or "x") else 1))
 
 
 def assert_located(records: list[dict[str, Any]], m: rm.Mutant, folder: Path) -> None:

@@ -227,3 +227,33 @@ def test_a_file_that_is_not_utf8_is_located_at_its_first_bad_byte_and_exits_1(
 
     out = capsys.readouterr().out
     assert out.startswith(f"{path}:2:12: error[io/not-utf8]:") and "0xe9" in out
+
+
+# --------------------------------------------------------------------------- players
+
+
+@pytest.mark.parametrize(
+    ("spec", "code", "message"),
+    [
+        ("{min: 2, max: 1000000000}", "schema/maximum", "expected a number <= 100, got integer 1000000000"),
+        ("{min: 1000000, max: 4}", "schema/maximum", "expected a number <= 100, got integer 1000000"),
+        ("{min: 5, max: 4}", "rules/players", "game.players: min 5 is more than max 4"),
+    ],
+    ids=["huge-max", "huge-min", "min-above-max"],
+)
+def test_a_player_range_that_cannot_be_played_is_a_located_rules_error_in_check_load_and_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, code: str, message: str
+) -> None:
+    """A billion seats made `check --playouts` and `run` build a billion players (a MemoryError at best);
+    a minimum above the maximum was a usage error (exit 2) of `check --playouts` (found by the mutants)."""
+    from meeple.tools.cli import main
+
+    path = edited(tmp_path, VERDON, "players: {min: 2, max: 4}", f"players: {spec}")
+
+    d = one_error(path)
+    assert (d.code, d.message) == (code, message) and d.span.line == line_of(path, "players:")
+    with pytest.raises(meeple.RulesError):
+        meeple.load(path)
+    assert main(["check", str(path), "--playouts", "1"]) == 1
+    assert main(["run", str(path), "--quiet"]) == 1
+    assert message in capsys.readouterr().err

@@ -192,6 +192,21 @@ def test_a_trace_whose_saved_states_do_not_fit_is_a_usage_error(
     assert "is not a saved game: step 1 of the saved states does not fit" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("cut", "complaint"),
+    [({"steps": []}, "0 saved states for"), ({"start": None}, "saved states but no start state")],
+    ids=["steps-missing", "start-missing"],
+)
+def test_a_trace_with_states_missing_is_a_usage_error(
+    trace: Path, tmp_path: Path, cut: dict[str, Any], complaint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({**json.loads(trace.read_text()), **cut}))
+
+    assert main(["replay", str(broken)]) == 2
+    assert complaint in capsys.readouterr().err
+
+
 def test_replay_help_names_rules_and_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--help"]) == 0
     out = capsys.readouterr().out
