@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
-from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, Any
+from itertools import accumulate, combinations_with_replacement
+from typing import TYPE_CHECKING, Any, overload
 
 from meeple.values import Bundle, PieceRef, Player
 
@@ -42,6 +43,8 @@ def units(value: Any) -> Iterable[Any]:
 def first(s: Any, xs: Any) -> Any:
     if type(xs) is list or type(xs) is tuple:
         return xs[0] if xs else None
+    if type(xs) is dict or type(xs) is Bundle:  # the first of its units, without listing them all
+        return min((k for k in xs if xs[k] > 0), default=None)
     for x in units(xs):
         return x
     return None
@@ -152,9 +155,32 @@ def disjoint(s: Any, a: Bundle, b: Bundle) -> bool:
 @builtin("sample")
 def sample(s: Any, b: Bundle, n: int) -> Bundle:
     """n units drawn at random without replacement from a bundle (all of it if smaller)."""
-    pool = sorted(units(b))
+    pool = Units(b)
     picked = s.rng.sample(pool, min(n, len(pool)))
     return Bundle((k, 1) for k in picked)
+
+
+class Units(Sequence[str]):
+    """The units of a bundle in sorted order (`units(b)`) without making the list: `sample` of a player
+    holding a billion ropes indexes it a few times instead of building it (and draws what the list would)."""
+
+    def __init__(self, b: Any) -> None:
+        self.keys = sorted(k for k in b if b[k] > 0)
+        self.ends = list(accumulate(b[k] for k in self.keys))  # where each key's units stop
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.keys[bisect_right(self.ends, i)]
 
 
 @builtin("bundles")
