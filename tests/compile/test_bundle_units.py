@@ -5,7 +5,6 @@ mutated rule file hung `check --playouts` building that list)."""
 from __future__ import annotations
 
 import random
-import time
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -37,12 +36,9 @@ def test_sample_draws_what_it_drew_from_the_list(b: Bundle, n: int, seed: int) -
     assert sample(Holder(seed), b, n) == Bundle((k, 1) for k in listed)
 
 
-def test_sample_and_first_of_a_huge_holding_answer_at_once() -> None:
+def test_sample_and_first_of_a_huge_holding_never_list_its_units() -> None:
     huge = Bundle({"rope": 10**18, "nut": 3})
-    started = time.perf_counter()
-
     drawn = sample(Holder(1), huge, 2)
 
     assert drawn.total == 2 and set(drawn) <= {"rope", "nut"}
     assert first(None, huge) == "nut"
-    assert time.perf_counter() - started < 1
