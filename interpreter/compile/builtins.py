@@ -331,8 +331,30 @@ def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     key = (kind, owner)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _pieces(s, kind, owner)
+        if owner is ... or kind is None:
+            found = cache[key] = _pieces(s, kind, owner)
+        else:  # one pass over the kind's pieces answers the same question for every owner
+            split = cache.get((kind, _BY_OWNER))
+            if split is None:
+                split = cache[(kind, _BY_OWNER)] = _by_owner(pieces(s, kind))
+            found = cache[key] = split.get(owner) or []
     return found  # type: ignore[no-any-return]
+
+
+_BY_OWNER = object()  # the cache key of a kind's pieces split by owner
+
+
+def _by_owner(of_kind: list[PieceRef]) -> dict[Any, list[PieceRef]]:
+    """The pieces of a kind split by owner, in the order `pieces(kind)` gives them."""
+    split: dict[Any, list[PieceRef]] = {}
+    for ref in of_kind:
+        owner = ref.rec["owner"]
+        mine = split.get(owner)
+        if mine is None:
+            split[owner] = [ref]
+        else:
+            mine.append(ref)
+    return split
 
 
 def _ref(refs: dict[int, PieceRef], pid: int, rec: dict[str, Any]) -> PieceRef:
