@@ -380,11 +380,14 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
     ids = s.at.get(site)
     if not ids:
         return []
-    cache = _piece_cache(s)
+    cache = s._pieces_seen  # _piece_cache, written out: this is the hottest query of most games
+    version = s.ver["pieces"]
+    if cache is None or cache[0] != version:
+        cache = s._pieces_seen = (version, {})
     key = (site, kind, None)
-    found = cache.get(key)
+    found = cache[1].get(key)
     if found is None:
-        found = cache[key] = _pieces_at(s, ids, kind)
+        found = cache[1][key] = _pieces_at(s, ids, kind)
     return found  # type: ignore[no-any-return]
 
 

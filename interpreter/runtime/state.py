@@ -103,7 +103,7 @@ class State(Effects):
 
     def clone(self) -> State:
         c = self.copy_without_rng()
-        c.rng = random.Random()
+        c.rng = random.Random.__new__(random.Random)  # not seeded from the system: setstate fills it
         c.rng.setstate(self.rng.getstate())
         return c
 
