@@ -594,25 +594,76 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
 
 @lru_cache(maxsize=8192)
 def _longest_trail(edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]) -> int:
+    best = 0
+    for group in sorted(_trail_groups(edges, blocked), key=len, reverse=True):
+        if len(group) <= best:  # no trail in this group or a smaller one can be longer
+            break
+        best = max(best, _longest_in_group(group, blocked, best))
+    return best
+
+
+def _trail_groups(
+    edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]
+) -> list[list[tuple[str, str, str]]]:
+    """The sides split into groups that no trail leaves: sides meet in a group at corners not blocked (a
+    trail may end at a blocked corner but never passes through one)."""
+    parent = list(range(len(edges)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    first_at: dict[str, int] = {}
+    for i, (_, a, b) in enumerate(edges):
+        for corner in (a, b):
+            if corner in blocked:
+                continue
+            j = first_at.setdefault(corner, i)
+            parent[root(i)] = root(j)
+    groups: dict[int, list[tuple[str, str, str]]] = {}
+    for i, edge in enumerate(edges):
+        groups.setdefault(root(i), []).append(edge)
+    return list(groups.values())
+
+
+def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str], best: int) -> int:
+    """The longest trail over the sides of one group (at least `best`), walked from each corner where a
+    longest trail can start; it stops as soon as a trail uses every side of the group.
+
+    A longest trail starts at a blocked corner or at one with an odd number of the group's sides, unless
+    the group has neither: then one closed trail uses every side. (A trail starting at an open corner of
+    even degree leaves a side of it unused, and that side would lengthen the trail, or else it is closed
+    and, the group being joined at open corners, would take in any side it left out.)"""
     by_corner: dict[str, list[tuple[str, str]]] = {}
-    for side, a, b in edges:
+    for side, a, b in group:
         by_corner.setdefault(a, []).append((side, b))
         by_corner.setdefault(b, []).append((side, a))
-    best = 0
+    everything = len(group)
+    starts = [c for c, sides in by_corner.items() if c in blocked or len(sides) % 2]
+    if not starts:
+        return everything
 
-    def walk(corner: str, used: set[str], length: int) -> None:
+    def walk(corner: str, used: set[str], length: int) -> bool:
         nonlocal best
-        best = max(best, length)
+        if length > best:
+            best = length
+            if best == everything:
+                return True
         if length and corner in blocked:
-            return
-        for side, nxt in by_corner.get(corner, ()):
+            return False
+        for side, nxt in by_corner[corner]:
             if side not in used:
                 used.add(side)
-                walk(nxt, used, length + 1)
+                if walk(nxt, used, length + 1):
+                    return True
                 used.discard(side)
+        return False
 
-    for corner in by_corner:
-        walk(corner, set(), 0)
+    for corner in starts:
+        if walk(corner, set(), 0):
+            break
     return best
 
 

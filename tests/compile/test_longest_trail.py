@@ -1,0 +1,64 @@
+"""`longest_path`'s trail search, which walks only from the corners a longest trail can start at and splits
+the sides into groups no trail leaves, agrees with walking from every corner of the whole graph."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from meeple.compile.builtins import _longest_trail
+
+Edge = tuple[str, str, str]
+
+
+def from_every_corner(edges: tuple[Edge, ...], blocked: frozenset[str]) -> int:
+    """The plain search: a trail from every corner, never through a blocked one (it may end there)."""
+    by_corner: dict[str, list[tuple[str, str]]] = {}
+    for side, a, b in edges:
+        by_corner.setdefault(a, []).append((side, b))
+        by_corner.setdefault(b, []).append((side, a))
+    best = 0
+
+    def walk(corner: str, used: set[str], length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        if length and corner in blocked:
+            return
+        for side, nxt in by_corner[corner]:
+            if side not in used:
+                used.add(side)
+                walk(nxt, used, length + 1)
+                used.discard(side)
+
+    for corner in by_corner:
+        walk(corner, set(), 0)
+    return best
+
+
+CORNERS = [f"c{i}" for i in range(7)]
+GRAPHS = st.lists(st.tuples(st.sampled_from(CORNERS), st.sampled_from(CORNERS)), max_size=11).map(
+    lambda pairs: tuple(sorted((f"s{i}", a, b) for i, (a, b) in enumerate(pairs)))
+)
+
+
+@settings(max_examples=400)
+@given(GRAPHS, st.frozensets(st.sampled_from(CORNERS)))
+def test_the_longest_trail_is_the_one_found_from_every_corner(
+    edges: tuple[Edge, ...], blocked: frozenset[str]
+) -> None:
+    assert _longest_trail.__wrapped__(edges, blocked) == from_every_corner(edges, blocked)
+
+
+def test_a_closed_loop_with_no_blocked_corner_is_one_trail() -> None:
+    square = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "c", "d"), ("s4", "d", "a"))
+
+    assert _longest_trail.__wrapped__(square, frozenset()) == 4
+    assert _longest_trail.__wrapped__(square, frozenset({"c"})) == 4  # starts and ends at c
+    assert _longest_trail.__wrapped__(square, frozenset({"a", "c"})) == 2
+
+
+def test_a_blocked_corner_splits_a_path_into_two_trails() -> None:
+    path = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "c", "d"), ("s4", "d", "e"), ("s5", "e", "f"))
+
+    assert _longest_trail.__wrapped__(path, frozenset()) == 5
+    assert _longest_trail.__wrapped__(path, frozenset({"c"})) == 3  # c..f; a..c is 2
