@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import platformdirs
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -38,7 +41,26 @@ def parser() -> Lark:
         start=list(START_RULES),
         propagate_positions=True,
         maybe_placeholders=True,
+        cache=cache_file(),
     )
+
+
+def cache_file() -> str | bool:
+    """Where Lark keeps the parser tables it builds from the grammar, so a new process loads them instead
+    of building them again (about 0.15 s of every command's start): a file in the user's cache directory,
+    or `MEEPLE_CACHE_DIR` when set. Lark stamps the file with the grammar, its own version and Python's,
+    and builds again when any differs; an empty `MEEPLE_CACHE_DIR`, or a directory that cannot be made,
+    means no file."""
+    root = os.environ.get("MEEPLE_CACHE_DIR")
+    if root is None:
+        root = platformdirs.user_cache_dir("meeple", appauthor=False)
+    if not root:
+        return False
+    try:
+        Path(root).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return str(Path(root) / "grammar.lark-tables")
 
 
 @lru_cache(maxsize=8192)
