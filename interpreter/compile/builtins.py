@@ -576,13 +576,43 @@ def chance(s: Any, n: int, d: int = 100) -> bool:
 
 
 def _distances(board: Any, kind: str) -> dict[str, dict[str, int]]:
-    """Steps between every two sites of a kind, computed once and kept on the board itself."""
+    """Steps between every two sites of a kind, computed once and kept on the board itself: a breadth-first
+    walk from each site over the same joins as `board.graph(kind)` (no graph library to import for it)."""
     key = "distances:" + kind
     if key not in board._cache:
-        import networkx as nx
-
-        board._cache[key] = dict(nx.all_pairs_shortest_path_length(board.graph(kind)))
+        joins = _joins(board, kind)
+        board._cache[key] = {site: _steps_from(joins, site) for site in joins}
     return board._cache[key]  # type: ignore[no-any-return]
+
+
+def _joins(board: Any, kind: str) -> dict[str, list[str]]:
+    """Each site's neighbours in the graph of one kind of site, both ways (as `Board.graph` joins them)."""
+    joins: dict[str, list[str]] = {site: [] for site, k in board.kind_of.items() if k == kind}
+    if kind == "corner":
+        pairs: Iterable[tuple[str, str]] = board.ends.values()
+    else:
+        pairs = [(site, other) for site in list(joins) for other in board.neighbours.get(site, ())]
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            near = joins.setdefault(x, [])
+            if y not in near:
+                near.append(y)
+    return joins
+
+
+def _steps_from(joins: dict[str, list[str]], source: str) -> dict[str, int]:
+    steps = {source: 0}
+    frontier = [source]
+    while frontier:
+        following = []
+        for site in frontier:
+            d = steps[site] + 1
+            for other in joins[site]:
+                if other not in steps:
+                    steps[other] = d
+                    following.append(other)
+        frontier = following
+    return steps
 
 
 @builtin("longest_path")

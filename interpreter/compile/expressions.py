@@ -68,7 +68,7 @@ BUILTIN_READS = {
     "components": _ALL_PARTS,
     "path": _ALL_PARTS,
 }
-_NEEDS_GRAPHS = {"distance", "within", "components", "path"}  # built-ins that may search a NetworkX graph
+_NEEDS_GRAPHS = {"components", "path"}  # built-ins that search a NetworkX graph
 _MISSING = object()
 
 
