@@ -3,6 +3,7 @@ action; prints games, actions, time and failures per game and player count.
 
     python benchmarks/soak.py                      # 10,000 games of each seed game at each player count
     python benchmarks/soak.py --games 200 --workers 2 --game k2 --game pluvionauts
+    python benchmarks/soak.py --game caravan_conquest --players 3 --players 4
 
 Exit status 1 when any game failed (a broken invariant, a rule failing at run time, a stalled game).
 """
@@ -33,12 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-w", "--workers", type=int, default=1, help="processes to play in (default 1)")
     parser.add_argument("-s", "--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("-g", "--game", action="append", help="a seed game (repeatable; default: all)")
+    parser.add_argument(
+        "-p", "--players", type=int, action="append", help="a player count (repeatable; default: every one)"
+    )
     parser.add_argument("--progress", action="store_true", help="a progress bar on stderr")
     args = parser.parse_args(argv)
     reports = []
     print(format_table([]), flush=True)
     for name in args.game or seed_games():
         for players in player_counts(name):
+            if args.players and players not in args.players:
+                continue
             game = meeple.load(name, players=players)
             report = soak(game, args.games, args.seed, args.workers, progress=args.progress)
             reports.append(report)

@@ -827,7 +827,7 @@ class GameCompiler:
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak, bots, estimate = self.zones(), self.tiebreak(), self.bots(), self.estimate()
-        invariants = compile_invariants(d.get("invariants"), self.ex, self.index)
+        invariants = compile_invariants(d.get("invariants"), self.ex, self.index, self.expand_reads)
         self.check_fields(board, layout)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.compile.expressions import ExprCompiler
-from meeple.compile.ir import InvariantDef
+from meeple.compile.ir import PARTS, InvariantDef
 from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
 
@@ -26,8 +27,12 @@ _NOT_CONDITIONS = (
 WHERE = "invariants"
 
 
-def compile_invariants(spec: Any, ex: ExprCompiler, index: SourceIndex) -> tuple[InvariantDef, ...]:
-    """The invariants of a list (each named by its text) or of a mapping of names to conditions."""
+def compile_invariants(
+    spec: Any, ex: ExprCompiler, index: SourceIndex, expand_reads: Callable[[set[str]], set[str]]
+) -> tuple[InvariantDef, ...]:
+    """The invariants of a list (each named by its text) or of a mapping of names to conditions, each with
+    the parts of a state it reads (`expand_reads` resolves the defs it calls), so a checker may skip one
+    whose parts have not changed since it last held."""
     if isinstance(spec, dict):
         items = [(str(name), (WHERE, name), text) for name, text in spec.items()]
     elif isinstance(spec, list):
@@ -51,8 +56,11 @@ def compile_invariants(spec: Any, ex: ExprCompiler, index: SourceIndex) -> tuple
             )
             continue
         ex.path = path
+        ex.reads = set()
         check = ex.expr(node, {"p": "player"})
-        out.append(InvariantDef(name, check, mentions_free(node, "p"), index.nearest_span(path)))
+        reads = expand_reads(ex.reads)
+        known = tuple(sorted(reads)) if reads <= set(PARTS) else None  # a random draw: check it every time
+        out.append(InvariantDef(name, check, mentions_free(node, "p"), index.nearest_span(path), known))
     return tuple(out)
 
 

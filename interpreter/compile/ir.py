@@ -133,6 +133,7 @@ class InvariantDef:
     check: Fn
     per_player: bool  # it mentions `p`: checked once for every player
     span: Any = None  # where the rule file states it
+    reads: tuple[str, ...] | None = None  # the parts of a state it reads; None: it may read anything
 
 
 @dataclass

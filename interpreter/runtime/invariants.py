@@ -34,18 +34,31 @@ class InvariantBroken(RulesError):
         return (InvariantBroken, (self.diagnostics,))
 
 
-def broken(s: Any) -> list[Broken]:
-    """Every invariant of the game that the state breaks (none declared: none broken)."""
+def broken(s: Any, held: dict[str, Any] | None = None) -> list[Broken]:
+    """Every invariant of the game that the state breaks (none declared: none broken).
+
+    With `held` (kept by the caller from one state of a game to the next), an invariant that held is
+    stamped with the change counters of the parts of the state it reads, and is not worked out again
+    while they stay the same: nothing it reads has changed."""
     found: list[Broken] = []
     if not s.game.invariants:
         return found
+    ver = s.ver
     s._memo = {}  # the state does not change while it is checked: defs may be remembered
     try:
         for inv in s.game.invariants:
+            stamp = None
+            if held is not None and inv.reads is not None:
+                stamp = (s, *[ver[part] for part in inv.reads])
+                if held.get(inv.name) == stamp:
+                    continue
+            before = len(found)
             for p in s.players if inv.per_player else (None,):
                 detail = _verdict(inv.check, s, {} if p is None else {"p": p})
                 if detail is not None:
                     found.append(Broken(inv.name, inv.span, p, detail))
+            if stamp is not None and len(found) == before:
+                held[inv.name] = stamp  # type: ignore[index]
     finally:
         s._memo = None
     return found
@@ -79,11 +92,12 @@ class Watch:
         self.label, self.seed = label, seed
         self.step = 0
         self.last: Action | None = None
+        self.held: dict[str, Any] = {}  # see `broken`: invariants that held, and on what they read
 
     def __call__(self, s: Any, action: Action | None = None) -> None:
         if action is not None:
             self.step, self.last = self.step + 1, action
-        found = broken(s)
+        found = broken(s, self.held)
         if found:
             where = when(self.label, self.seed, self.step, self.last)
             raise InvariantBroken([b.diagnostic(where) for b in found])

@@ -46,7 +46,7 @@ def test_two_fixed_ropes_on_one_side_break_one_rope_per_path(verdon: meeple.Game
 
 
 @pytest.mark.parametrize("second", ["project", "route"])
-def test_two_buildings_on_one_corner_break_one_building_per_location(verdon: meeple.Game, second: str) -> None:
+def test_two_buildings_on_a_corner_break_one_building_per_location(verdon: meeple.Game, second: str) -> None:
     s = verdon.new_game(seed=1)
     corner = sites(verdon, "corner")[7]
     s.place("project", corner, Player(0), {})

@@ -3,7 +3,9 @@ by `broken(state)`, the soak and `meeple run/simulate --check-invariants`."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tiny_rules import load_tiny
@@ -98,6 +100,34 @@ def test_the_watch_names_the_seed_the_step_and_the_action_of_the_first_broken_st
     with pytest.raises(InvariantBroken) as err:
         watch(s, meeple.Action("take"))
     assert "jar 2p seed 5, step 3, after take" in err.value.diagnostics[0].message
+
+
+def test_an_invariant_is_worked_out_again_only_when_a_part_it_reads_has_changed(tmp_path: Path) -> None:
+    rules = "  coins_kept: p.coin >= 0\n  few_rounds: rounds <= 4\n  lucky: chance(1, 2) or true"
+    game = jar(tmp_path, rules)
+    calls = {inv.name: 0 for inv in game.definition.invariants}
+
+    def counted(inv: Any) -> Any:
+        def check(s: Any, b: dict[str, Any]) -> Any:
+            calls[inv.name] += 1
+            return inv.check(s, b)
+
+        return replace(inv, check=check)
+
+    game.definition.invariants = tuple(counted(inv) for inv in game.definition.invariants)
+    s = game.new_game(seed=2)
+    watch = Watch("jar 2p", 2)
+    watch(s)
+    states = 1
+    while not s.is_over:  # nobody takes a coin: the players' parts never change, the round counter does
+        s.apply("wait")
+        watch(s, meeple.Action("wait"))
+        states += 1
+
+    assert [inv.reads for inv in game.definition.invariants] == [("pv",), ("gv",), None]
+    assert calls["coins_kept"] == 2  # once for each player, at the start
+    assert 4 <= calls["few_rounds"] < states  # the rounds changed, not at every action
+    assert calls["lucky"] == states  # it draws at random: worked out every time
 
 
 def test_a_soak_counts_games_and_actions_and_reports_each_broken_game(tmp_path: Path) -> None:
