@@ -49,8 +49,9 @@ def broken(s: Any, held: dict[str, Any] | None = None) -> list[Broken]:
         for inv in s.game.invariants:
             stamp = None
             if held is not None and inv.reads is not None:
-                stamp = (s, *[ver[part] for part in inv.reads])
-                if held.get(inv.name) == stamp:
+                stamp = tuple([ver[part] for part in inv.reads])
+                last = held.get(inv.name)
+                if last is not None and last[0] is s and last[1] == stamp:  # counters of this very state
                     continue
             before = len(found)
             for p in s.players if inv.per_player else (None,):
@@ -58,7 +59,7 @@ def broken(s: Any, held: dict[str, Any] | None = None) -> list[Broken]:
                 if detail is not None:
                     found.append(Broken(inv.name, inv.span, p, detail))
             if stamp is not None and len(found) == before:
-                held[inv.name] = stamp  # type: ignore[index]
+                held[inv.name] = (s, stamp)  # type: ignore[index]
     finally:
         s._memo = None
     return found

@@ -130,6 +130,17 @@ def test_an_invariant_is_worked_out_again_only_when_a_part_it_reads_has_changed(
     assert calls["lucky"] == states  # it draws at random: worked out every time
 
 
+def test_what_held_in_one_state_is_worked_out_again_in_another_with_the_same_counters(tmp_path: Path) -> None:
+    game = jar(tmp_path, "  few_coins: p.coin <= 0")
+    held: dict[str, Any] = {}
+    first, second = game.new_game(seed=1), game.new_game(seed=1)
+    second.pv[0]["coin"] = 3  # changed behind the effects: the change counters stay as they were
+    assert first.ver == second.ver
+
+    assert broken(first, held) == []
+    assert [b.name for b in broken(second, held)] == ["few_coins"]
+
+
 def test_a_soak_counts_games_and_actions_and_reports_each_broken_game(tmp_path: Path) -> None:
     game = jar(tmp_path, "  few_coins: p.coin <= 2")
     report = soak(game, 12, seed=0)
