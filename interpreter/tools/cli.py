@@ -364,8 +364,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     rules = args.rules or record_game(record, args.file)
     game = load_game(rules, record.get("players"), (record.get("options") or {}).items())
-    if args.html:
-        write_page(args, record, game)
+    if args.seat is not None and args.seat >= game.players:
+        raise UsageError(f"no seat p{args.seat + 1}: the game has {game.players} players")
     try:
         result = replay_trace(game, record)
     except BadTrace as err:
@@ -374,6 +374,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(json.dumps(replay_summary(args, record, game, result), indent=2))
     else:
         print_replay(args, record, game, result)
+    if args.html:  # against edited rules, the page shows the game as far as its actions are still legal
+        d = result.divergence
+        cut = d is not None and d.kind in ("illegal", "ended", "set-up") and args.rules is not None
+        write_page(args, record, game, result.replayed if cut else None)
     return PROBLEMS if result.divergence is not None else OK
 
 
@@ -422,13 +426,12 @@ def seat_number(text: str) -> int:
     return int(digits) - 1
 
 
-def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game) -> None:
-    """The saved game as a self-contained web page (`--html`), as one seat sees it with `--seat`."""
+def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Game, upto: int | None) -> None:
+    """The saved game as a self-contained web page (`--html`), as one seat sees it with `--seat`: its first
+    `upto` actions when the rest no longer replay (all of them for None)."""
     from meeple.tools.viewer import replay_page
 
-    if args.seat is not None and args.seat >= game.players:
-        raise UsageError(f"no seat p{args.seat + 1}: the game has {game.players} players")
-    actions = [str(a) for a in record["actions"]]
+    actions = [str(a) for a in record["actions"]][:upto]
     try:
         text = replay_page(game, int(record["seed"]), actions, args.seat, list(record.get("agents") or []))
     except IllegalActionError as err:
@@ -437,7 +440,8 @@ def write_page(args: argparse.Namespace, record: dict[str, Any], game: meeple.Ga
         Path(args.html).write_text(text, encoding="utf-8")
     except OSError as err:
         raise UsageError(f"cannot write '{args.html}': {err.strerror}") from None
-    print(f"Wrote {args.html}")
+    shown = f" (its first {plural(upto, 'action')}, up to where it diverges)" if upto is not None else ""
+    print(f"Wrote {args.html}{shown}", file=sys.stderr if args.format == "json" else sys.stdout)
 
 
 # ---------------------------------------------------------------- simulate, explain, schema

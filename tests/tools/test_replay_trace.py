@@ -247,3 +247,35 @@ def test_many_differing_items_of_one_list_are_one_row_of_the_report() -> None:
         ("rng[1] (the random generator)", "10 items differ"),
         ("turn_no", "4 -> 5"),
     ]
+
+
+def test_a_page_of_a_trace_against_edited_rules_shows_the_game_up_to_where_it_diverges(
+    trace: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = edited(tmp_path, "when: first(pieces_at(path)) == none and", "when: false and")
+    step = first_step_of(trace, "build_rope")
+    page = tmp_path / "page.html"
+
+    assert main(["replay", str(trace), "--rules", str(rules), "--html", str(page)]) == 1
+
+    out = capsys.readouterr().out
+    assert f"diverges at step {step} of" in out
+    assert f"Wrote {page} (its first {step - 1} actions, up to where it diverges)" in out
+    text = page.read_text(encoding="utf-8")
+    start = text.index('id="replay-data">') + len('id="replay-data">')
+    steps = json.loads(text[start : text.index("</script>", start)])["steps"]
+    assert len(steps) == step  # the start, then each action that still replays
+
+
+def test_a_page_of_a_trace_against_unchanged_rules_shows_the_whole_game(
+    trace: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = edited(tmp_path, ROPE_COST, ROPE_COST)
+    page = tmp_path / "page.html"
+
+    code, report = replay_json(capsys, str(trace), "--rules", str(rules), "--html", str(page))
+
+    assert code == 0 and report["identical"]  # the JSON report alone on standard output
+    text = page.read_text(encoding="utf-8")
+    start = text.index('id="replay-data">') + len('id="replay-data">')
+    assert len(json.loads(text[start : text.index("</script>", start)])["steps"]) == report["actions"] + 1
