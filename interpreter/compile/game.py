@@ -865,6 +865,7 @@ class GameCompiler:
             invariants=invariants,
             card_reach=reach(self.st.paths, zones, players),
             param_plans=self.param_plans,
+            coverage=self.coverage,
         )
         return game
 

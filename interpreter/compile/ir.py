@@ -174,6 +174,8 @@ class GameDef:
     invariants: tuple[InvariantDef, ...] = ()
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
+    # The counters of a copy compiled for rule coverage (compile/coverage.py); None in ordinary play.
+    coverage: Any = field(default=None, repr=False, compare=False)
 
     def hides_information(self) -> bool:
         """Whether some player may not know something: a zone others cannot see, a private variable, or a

@@ -102,6 +102,18 @@ def scratch(s: Any) -> Any:
 
 def copy_for(s: Any, f: dict[str, Any], seat: Player, picks: tuple[Action, ...]) -> Any:
     """A scratch for `seat`: the state with the step's `choose` frame for it, and `picks` played."""
+    coverage = s.game.coverage
+    if coverage is None:
+        return _copy_for(s, f, seat, picks)
+    real = coverage.take()  # what a private copy runs is counted at the reveal, not here
+    try:
+        return _copy_for(s, f, seat, picks)
+    finally:
+        coverage.take()
+        coverage.hits.update(real)
+
+
+def _copy_for(s: Any, f: dict[str, Any], seat: Player, picks: tuple[Action, ...]) -> Any:
     sc = s.copy_without_rng()
     sc.rng = NO_DRAW
     sc.stack.append({"k": "wait", "p": seat})
@@ -117,7 +129,16 @@ def choose(s: Any, f: dict[str, Any], action: Action) -> None:
     """The player to move takes a (legal) action in secret: it is played on the scratch and recorded."""
     me = f["p"]
     sc = scratch(s)
-    engine.apply(sc, action)
+    coverage = s.game.coverage
+    if coverage is None:
+        engine.apply(sc, action)
+    else:  # rule coverage counts the choice once, when it is revealed and applied to the game
+        real = coverage.take()
+        try:
+            engine.apply(sc, action)
+        finally:
+            coverage.take()
+            coverage.hits.update(real)
     picks = f["picks"]
     f["picks"] = (*picks[:-1], (*picks[-1], action))
     if s.narrated is not None:  # the chooser is told its own choice; the others nothing yet
