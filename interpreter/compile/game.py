@@ -410,6 +410,10 @@ class GameCompiler:
             todo.extend(self.def_reads[item[4:]])
         return True
 
+    def parts_read(self, reads: set[str]) -> set[str] | None:
+        """The parts of a state these reads come to, through every def they call; None if one is unknown."""
+        return self.expand_reads(reads) if self.known_reads(reads) else None
+
     def expand_reads(self, reads: set[str]) -> set[str]:
         """Replace `def:name` markers by what those definitions read, transitively."""
         out: set[str] = set()
@@ -827,7 +831,7 @@ class GameCompiler:
         comp = d.get("components") or {}
         supply = {k: int((v or {}).get("supply", 0)) for k, v in (comp.get("pieces") or {}).items()}
         zones, tiebreak, bots, estimate = self.zones(), self.tiebreak(), self.bots(), self.estimate()
-        invariants = compile_invariants(d.get("invariants"), self.ex, self.index, self.expand_reads)
+        invariants = compile_invariants(d.get("invariants"), self.ex, self.index, self.parts_read)
         self.check_fields(board, layout)
         if self.sink.diagnostics:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))

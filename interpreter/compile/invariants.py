@@ -28,11 +28,11 @@ WHERE = "invariants"
 
 
 def compile_invariants(
-    spec: Any, ex: ExprCompiler, index: SourceIndex, expand_reads: Callable[[set[str]], set[str]]
+    spec: Any, ex: ExprCompiler, index: SourceIndex, parts_read: Callable[[set[str]], set[str] | None]
 ) -> tuple[InvariantDef, ...]:
     """The invariants of a list (each named by its text) or of a mapping of names to conditions, each with
-    the parts of a state it reads (`expand_reads` resolves the defs it calls), so a checker may skip one
-    whose parts have not changed since it last held."""
+    the parts of a state it reads (`parts_read` resolves the defs it calls; None when one is not known), so
+    a checker may skip one whose parts have not changed since it last held."""
     if isinstance(spec, dict):
         items = [(str(name), (WHERE, name), text) for name, text in spec.items()]
     elif isinstance(spec, list):
@@ -58,8 +58,9 @@ def compile_invariants(
         ex.path = path
         ex.reads = set()
         check = ex.expr(node, {"p": "player"})
-        reads = expand_reads(ex.reads)
-        known = tuple(sorted(reads)) if reads <= set(PARTS) else None  # a random draw: check it every time
+        reads = parts_read(ex.reads)
+        # A random draw, or a def whose reads are not known: checked every time.
+        known = tuple(sorted(reads)) if reads is not None and reads <= set(PARTS) else None
         out.append(InvariantDef(name, check, mentions_free(node, "p"), index.nearest_span(path), known))
     return tuple(out)
 
