@@ -194,6 +194,11 @@ def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     return hit
 
 
+def first_field(s: Any, refs: list[Any], name: str) -> Any:
+    """A field of the first piece of a piece query's answer, or none when it found no piece."""
+    return s.pieces[refs[0]][name] if refs else None
+
+
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle."""
     rec = s.pv[p]
@@ -231,6 +236,7 @@ class SourceGen:
             "_call": _call,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
+            "_first_field": first_field,
             "_Bundle": Bundle,
             "_D": self.positional,
             "_resources": _resources,
@@ -424,10 +430,28 @@ class SourceGen:
             raise Unsupported(f"player field {name}")
         if kind == "piece" and name in _PIECE_RECORD:  # every piece's record has these
             return self.reads_state(f"s.pieces[{obj}][{name!r}]")
+        if name in _PIECE_RECORD and self.first_of_pieces(obj_node):  # `first(pieces_at(c)).owner`
+            refs = self.gen(obj_node.args[0], scope, local)  # type: ignore[attr-defined]
+            return self.reads_state(f"_first_field(s, {refs}, {name!r})")
         value = self.constant_of(obj_node, scope, local)
         if isinstance(value, str) and value in sym.definitions:
             return self.const(sym.definitions[value].get(name))
         return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
+
+    def first_of_pieces(self, node: n.Node) -> bool:
+        """Whether a node is `first` of a piece query (`first(pieces_at(c, 'disc'))`): a piece or none."""
+        return (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id == "first"
+            and "first" not in self.sym.defs
+            and len(node.args) == 1
+            and not node.kwargs
+            and isinstance(node.args[0], n.Call)
+            and isinstance(node.args[0].func, n.Name)
+            and node.args[0].func.id in ("pieces", "pieces_at")
+            and node.args[0].func.id not in self.sym.defs
+        )
 
     def g_Index(self, node: n.Index, scope: dict[str, Any], local: set[str]) -> str:
         key = self.gen(node.key, scope, local)

@@ -263,3 +263,18 @@ def test_a_view_does_not_reuse_results_computed_from_the_full_state(tmp_path):
     state.legal_actions()
     assert state._kept
     assert state.view(0)._kept == {}
+
+
+CLASSIC = ROOT / "examples" / "classic"
+
+
+@pytest.mark.parametrize("name", ["tic_tac_toe", "connect_four"])
+def test_a_field_of_the_first_piece_found_reads_its_record_and_plays_as_the_closures(name, monkeypatch):
+    fast = meeple.load(CLASSIC / f"{name}.yaml", players=2)
+    wrapper = fast.definition.defs["full_line"]  # the generated def, called with its arguments by name
+    [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
+    assert "_first_field(s, _b_pieces_at(s, v_c, " in generated.source  # owner(c), written out in place
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = meeple.load(CLASSIC / f"{name}.yaml", players=2)
+    for seed in (1, 2, 3, 4):  # lines are checked through the owner of each cell's first piece
+        assert offers_along_a_random_game(fast, seed) == offers_along_a_random_game(slow, seed)
