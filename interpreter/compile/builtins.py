@@ -342,6 +342,24 @@ def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
 
 
 _BY_OWNER = object()  # the cache key of a kind's pieces split by owner
+_COUNT = object()  # the cache key of how many pieces of a kind there are
+
+
+def count_pieces(s: Any, kind: str | None) -> int:
+    """`len(pieces(kind))` without listing them: counted once per pieces version."""
+    cache = _piece_cache(s)
+    found = cache.get((kind, ...))
+    if found is not None:
+        return len(found)
+    key = (kind, _COUNT)
+    n = cache.get(key)
+    if n is None:
+        if kind is None:
+            n = len(s.pieces)
+        else:
+            n = sum(1 for rec in s.pieces.values() if rec["kind"] == kind)
+        cache[key] = n
+    return n  # type: ignore[no-any-return]
 
 
 def _by_owner(of_kind: list[PieceRef]) -> dict[Any, list[PieceRef]]:

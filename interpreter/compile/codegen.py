@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from meeple.compile.builtins import BUILTINS, can_pay, distinct, units
+from meeple.compile.builtins import BUILTINS, can_pay, count_pieces, distinct, units
 from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
 from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
@@ -199,6 +199,29 @@ def first_field(s: Any, refs: list[Any], name: str) -> Any:
     return s.pieces[refs[0]][name] if refs else None
 
 
+def field_at(s: Any, site: Any, kind: Any, name: str) -> Any:
+    """`first(pieces_at(site, kind)).name` read from the site's own list of pieces: no list is made."""
+    ids = s.at.get(site)
+    if ids:
+        pieces = s.pieces
+        for pid in ids:
+            rec = pieces[pid]
+            if kind is None or rec["kind"] == kind:
+                return rec[name]
+    return None
+
+
+def count_at(s: Any, site: Any, kind: Any) -> int:
+    """`len(pieces_at(site, kind))` counted on the site's own list of pieces."""
+    ids = s.at.get(site)
+    if not ids:
+        return 0
+    if kind is None:
+        return len(ids)
+    pieces = s.pieces
+    return sum(1 for pid in ids if pieces[pid]["kind"] == kind)
+
+
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle."""
     rec = s.pv[p]
@@ -237,6 +260,9 @@ class SourceGen:
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_first_field": first_field,
+            "_field_at": field_at,
+            "_count_at": count_at,
+            "_count_pieces": count_pieces,
             "_Bundle": Bundle,
             "_D": self.positional,
             "_resources": _resources,
@@ -431,7 +457,11 @@ class SourceGen:
         if kind == "piece" and name in _PIECE_RECORD:  # every piece's record has these
             return self.reads_state(f"s.pieces[{obj}][{name!r}]")
         if name in _PIECE_RECORD and self.first_of_pieces(obj_node):  # `first(pieces_at(c)).owner`
-            refs = self.gen(obj_node.args[0], scope, local)  # type: ignore[attr-defined]
+            query = obj_node.args[0]  # type: ignore[attr-defined]
+            site_kind = self.site_and_kind(query, scope, local)
+            if site_kind is not None:  # straight from the site's pieces
+                return self.reads_state(f"_field_at(s, {site_kind}, {name!r})")
+            refs = self.gen(query, scope, local)
             return self.reads_state(f"_first_field(s, {refs}, {name!r})")
         value = self.constant_of(obj_node, scope, local)
         if isinstance(value, str) and value in sym.definitions:
@@ -452,6 +482,16 @@ class SourceGen:
             and node.args[0].func.id in ("pieces", "pieces_at")
             and node.args[0].func.id not in self.sym.defs
         )
+
+    def site_and_kind(self, query: n.Call, scope: dict[str, Any], local: set[str]) -> str | None:
+        """The source of a `pieces_at(site)` or `pieces_at(site, kind)` call's arguments as `site, kind`
+        (kind None when not given), or None for another query or arguments given by name."""
+        if query.func.id != "pieces_at" or query.kwargs or len(query.args) not in (1, 2):  # type: ignore[attr-defined]
+            return None
+        site = self.gen(query.args[0], scope, local)
+        kind = self.gen(query.args[1], scope, local) if len(query.args) == 2 else "None"
+        self.dynamic += 1
+        return f"{site}, {kind}"
 
     def g_Index(self, node: n.Index, scope: dict[str, Any], local: set[str]) -> str:
         key = self.gen(node.key, scope, local)
@@ -493,6 +533,12 @@ class SourceGen:
                 and arg.func.id in ("pieces", "pieces_at")
                 and arg.func.id not in self.sym.defs
             ):
+                site_kind = self.site_and_kind(arg, scope, local)
+                if site_kind is not None:  # counted on the site's own pieces
+                    return self.reads_state(f"_count_at(s, {site_kind})")
+                if arg.func.id == "pieces" and not arg.kwargs and len(arg.args) <= 1:  # every piece of a kind
+                    kind = self.gen(arg.args[0], scope, local) if arg.args else "None"
+                    return self.reads_state(f"_count_pieces(s, {kind})")
                 return f"len({args[0]})"  # a piece query is a list
             if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"

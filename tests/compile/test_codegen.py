@@ -164,7 +164,7 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     gen_source = game.definition.actions["put"].fast.source
     # empty and open are small and loop-free: their bodies stand in the enumerator, no def call left.
     assert "'empty'" not in gen_source and "'open'" not in gen_source
-    assert "_b_pieces_at(s, v_c, 'stone')" in gen_source
+    assert "_count_at(s, v_c, 'stone')" in gen_source  # empty(c): len(pieces_at(c, 'stone')) == 0
     # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
     # would compute twice are still called (with their memo).
     assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
@@ -273,8 +273,56 @@ def test_a_field_of_the_first_piece_found_reads_its_record_and_plays_as_the_clos
     fast = meeple.load(CLASSIC / f"{name}.yaml", players=2)
     wrapper = fast.definition.defs["full_line"]  # the generated def, called with its arguments by name
     [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
-    assert "_first_field(s, _b_pieces_at(s, v_c, " in generated.source  # owner(c), written out in place
+    assert "_field_at(s, v_c, " in generated.source  # owner(c), written out in place, read at the cell
     monkeypatch.setenv("MEEPLE_CODEGEN", "0")
     slow = meeple.load(CLASSIC / f"{name}.yaml", players=2)
     for seed in (1, 2, 3, 4):  # lines are checked through the owner of each cell's first piece
         assert offers_along_a_random_game(fast, seed) == offers_along_a_random_game(slow, seed)
+
+
+MIXED_SITE_RULES = """
+game: {name: Stacks, players: {min: 2, max: 2}}
+components:
+  pieces: {pawn: {supply: 9}, flag: {supply: 9}}
+board: {grid: {width: 2, height: 1}}
+defs:
+  flag_owner(c): first(pieces_at(c, 'flag')).owner
+  top_kind(c): first(pieces_at(c)).kind
+  flags(c): len(pieces_at(c, 'flag'))
+  height(c): count(pieces_at(c))
+actions:
+  put_pawn:
+    params: {cell: "[c for c in cells if height(c) < 3 and count(pieces()) < 8 and len(pieces('flag')) < 5]"}
+    effect: [place pawn at cell for me]
+  put_flag:
+    params: {cell: "[c for c in cells if flags(c) == 0 and flag_owner(c) == none and top_kind(c) != 'flag']"}
+    effect: [place flag at cell for me]
+  steal:
+    params: {cell: "[c for c in cells if flag_owner(c) != me and flag_owner(c) != none]"}
+    effect: ["remove first(pieces_at(cell, 'flag'))"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('pawn')) >= 4
+    do: [{choose: [put_pawn, put_flag, steal]}]
+"""
+
+
+def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
+    sources = "".join(game.definition.actions[a].fast.source for a in ("put_pawn", "put_flag", "steal"))
+    assert "_field_at(s, v_c, 'flag', 'owner')" in sources and "_field_at(s, v_c, None, 'kind')" in sources
+    assert "_count_at(s, v_c, 'flag')" in sources and "_count_at(s, v_c, None)" in sources
+    assert "_count_pieces(s, None)" in sources and "_count_pieces(s, 'flag')" in sources
+    state = game.new_game(seed=1)
+    state.apply("put_pawn(cell=a1)")
+    state.apply("put_flag(cell=a1)")  # over a pawn: the cell's flag owner is the flag's, not the pawn's
+    assert "steal(cell=a1)" in [str(a) for a in state.legal_actions()]
+    assert "put_flag(cell=a1)" not in [str(a) for a in state.legal_actions()]
+    state.apply("put_pawn(cell=a1)")  # three pieces: no room for a fourth pawn
+    assert "put_pawn(cell=a1)" not in [str(a) for a in state.legal_actions()]
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
+    for seed in range(6):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
