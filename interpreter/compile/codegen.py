@@ -219,7 +219,13 @@ def count_at(s: Any, site: Any, kind: Any) -> int:
     if kind is None:
         return len(ids)
     pieces = s.pieces
-    return sum(1 for pid in ids if pieces[pid]["kind"] == kind)
+    if len(ids) == 1:
+        return 1 if pieces[ids[0]]["kind"] == kind else 0
+    found = 0
+    for pid in ids:
+        if pieces[pid]["kind"] == kind:
+            found += 1
+    return found
 
 
 def _resources(s: Any, p: Any) -> Bundle:

@@ -176,6 +176,17 @@ class GameDef:
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
     # The counters of a copy compiled for rule coverage (compile/coverage.py); None in ordinary play.
     coverage: Any = field(default=None, repr=False, compare=False)
+    # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.
+    _piece_defaults: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+
+    def piece_defaults(self, kind: str) -> dict[str, Any]:
+        """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
+        found = self._piece_defaults.get(kind)
+        if found is None:
+            defaults = self.sym.definitions[kind].get("fields") or {}
+            found = {k: tuple(v) if isinstance(v, list) else v for k, v in defaults.items()}
+            self._piece_defaults[kind] = found
+        return found
 
     def hides_information(self) -> bool:
         """Whether some player may not know something: a zone others cannot see, a private variable, or a

@@ -117,15 +117,18 @@ class Effects:
         self._take_supply(owner, kind)
         pid = self.next_id
         self.next_id += 1
-        defaults = self.game.sym.definitions[kind].get("fields") or {}
-        rec = {k: tuple(v) if isinstance(v, list) else v for k, v in defaults.items()}
-        rec.update({k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
-        rec.update(kind=kind, owner=owner, site=site)
+        rec = dict(self.game.piece_defaults(kind))
+        if fields:
+            rec.update({k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+        rec["kind"], rec["owner"], rec["site"] = kind, owner, site
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
-        self.say(
-            f"  {owner} places a {kind} at {site}" if owner is not None else f"  a {kind} is put at {site}"
-        )
+        if self.log is not None:
+            self.say(
+                f"  {owner} places a {kind} at {site}"
+                if owner is not None
+                else f"  a {kind} is put at {site}"
+            )
         return PieceRef(pid, rec)
 
     def move_piece(self, pid: int, site: str) -> None:
@@ -144,10 +147,12 @@ class Effects:
         rec = self.pieces.pop(pid)
         self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
         if rec["owner"] is None:
-            self.say(f"  the {rec['kind']} at {rec['site']} is taken off the board")
+            if self.log is not None:
+                self.say(f"  the {rec['kind']} at {rec['site']} is taken off the board")
             return
         self.supply[rec["owner"]][rec["kind"]] = self.supply[rec["owner"]].get(rec["kind"], 0) + 1
-        self.say(f"  {rec['kind']} at {rec['site']} returns to {rec['owner']}'s supply")
+        if self.log is not None:
+            self.say(f"  {rec['kind']} at {rec['site']} returns to {rec['owner']}'s supply")
 
     def replace(self, pid: int, kind: str, owner: Player | None) -> None:
         """Swap a piece for another kind on the same site; its fields stay, the old piece goes home."""
@@ -156,7 +161,9 @@ class Effects:
         self._take_supply(new_owner, kind)
         self.supply[old["owner"]][old["kind"]] = self.supply[old["owner"]].get(old["kind"], 0) + 1
         self.pieces[pid] = {**old, "kind": kind, "owner": new_owner}
-        self.say(f"  the {old['kind']} of {old['owner']} at {old['site']} becomes a {kind} of {new_owner}")
+        if self.log is not None:
+            old_one = f"the {old['kind']} of {old['owner']} at {old['site']}"
+            self.say(f"  {old_one} becomes a {kind} of {new_owner}")
 
     # ------------------------------------------------------------ cards and zones
 

@@ -274,7 +274,8 @@ def settle(s: Any) -> None:
         candidates = [Player((s.turn_player + i) % n) for i in range(n)]
     for p in candidates:
         if game.win(s, {"p": p}):
-            s.say(f"{p} wins with {game.score(s, {'p': p})} points")
+            if s.log is not None:
+                s.say(f"{p} wins with {game.score(s, {'p': p})} points")
             s.declare_winners([p])
             return
 
