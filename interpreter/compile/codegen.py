@@ -609,6 +609,13 @@ class SourceGen:
         return f"({left} {node.op} {right})"
 
     def g_Compare(self, node: n.Compare, scope: dict[str, Any], local: set[str]) -> str:
+        if len(node.ops) == 1 and node.ops[0] in ("==", "!="):  # `first(pieces_at(c)) == none`: c empty?
+            sides = (node.left, node.rights[0])
+            for query, other in (sides, sides[::-1]):
+                if isinstance(other, n.NoneLit) and self.first_of_pieces(query):
+                    site_kind = self.site_and_kind(query.args[0], scope, local)  # type: ignore[attr-defined]
+                    if site_kind is not None:
+                        return self.reads_state(f"(_count_at(s, {site_kind}) {node.ops[0]} 0)")
         left = self.gen(node.left, scope, local)
         rights = [self.gen(r, scope, local) for r in node.rights]
         if all(op in _PY_CMP for op in node.ops):

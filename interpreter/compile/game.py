@@ -631,8 +631,10 @@ class GameCompiler:
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:
         sc = self.data.get("scoring") or {}
+        self.ex.reads = set()
         score = self.ex.compile(sc.get("score", "0"), ("scoring", "score"), {"p": "player"})
         self.defs["score"] = score
+        self.def_reads["score"] = self.ex.reads  # `score(p)` is called as a def
         awards = []
         for name, a in (sc.get("awards") or {}).items():
             self.ex.reads = set()
@@ -824,7 +826,11 @@ class GameCompiler:
         self.positional_defs()
         kept_defs = self.kept_defs()
         end = d.get("end") or {}
+        self.ex.reads = set()
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
+        win_reads = self.parts_read(self.ex.reads) if win is not None else None
+        if win_reads is not None and not win_reads <= set(PARTS):  # it draws at random: always checked
+            win_reads = None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)
         require = compile_require(d.get("board") or {}, ("board",), self.ex)
         setup = self.st.block(d.get("setup"), ("setup",), {})
@@ -853,6 +859,7 @@ class GameCompiler:
             score=score,
             awards=awards,
             win=win,
+            win_reads=None if win_reads is None else tuple(sorted(win_reads)),
             win_check=str(end.get("check", "own_turn")),
             zones=zones,
             supply=supply,

@@ -174,6 +174,9 @@ class GameDef:
     invariants: tuple[InvariantDef, ...] = ()
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
+    # The parts of a state the win condition reads: a player's check is skipped while they are as they were
+    # when it last failed; None when that is not known (it draws at random, or calls a def of unknown reads).
+    win_reads: tuple[str, ...] | None = None
     # The counters of a copy compiled for rule coverage (compile/coverage.py); None in ordinary play.
     coverage: Any = field(default=None, repr=False, compare=False)
     # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.

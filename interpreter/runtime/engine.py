@@ -13,6 +13,7 @@ from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
 
 SKIP = "skip"
+WIN = "win"  # with a player, the key of the counters at which the win condition last failed for them
 
 
 # ---------------------------------------------------------------- enumeration
@@ -272,12 +273,19 @@ def settle(s: Any) -> None:
     else:
         n = len(s.players)
         candidates = [Player((s.turn_player + i) % n) for i in range(n)]
+    reads = game.win_reads
     for p in candidates:
+        if reads is not None:  # skipped while what it reads is as it was when it last failed
+            stamp = tuple([s.ver[part] for part in reads])
+            if s.seen.get((WIN, p)) == stamp:
+                continue
         if game.win(s, {"p": p}):
             if s.log is not None:
                 s.say(f"{p} wins with {game.score(s, {'p': p})} points")
             s.declare_winners([p])
             return
+        if reads is not None:
+            s.seen[(WIN, p)] = stamp
 
 
 def run_standing(s: Any) -> None:

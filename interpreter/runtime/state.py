@@ -39,7 +39,8 @@ class State(Effects):
         self.winners: list[Player] | None = None
         self.rng = random.Random(0)
         self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
-        self.seen: dict[str, tuple[int, ...]] = {}  # award -> the counters it was last computed at
+        # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
+        self.seen: dict[Any, tuple[int, ...]] = {}
         self.pending: list[dict[str, Any]] = []
         self.ending_turn = False
         self.log: list[str] | None = None

@@ -228,7 +228,8 @@ flow:
 def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
     kept = dict((names, parts) for parts, group in game.definition.kept_defs for names in group)
-    assert kept == {"stones": ("pieces",), "worth": ("gv", "pieces")}  # not lucky: it draws at random
+    # Not lucky: it draws at random. The score (0 here) is a def too, as `score(p)` in an expression.
+    assert kept == {"stones": ("pieces",), "worth": ("gv", "pieces"), "score": ()}
     state = game.new_game(seed=1)
     state.apply("put(cell=a1)")
     assert "boost(cell=a1)" in map(str, state.legal_actions())
@@ -298,7 +299,7 @@ actions:
     params: {cell: "[c for c in cells if flags(c) == 0 and flag_owner(c) == none and top_kind(c) != 'flag']"}
     effect: [place flag at cell for me]
   steal:
-    params: {cell: "[c for c in cells if flag_owner(c) != me and flag_owner(c) != none]"}
+    params: {cell: "[c for c in cells if none != first(pieces_at(c, 'flag')) and flag_owner(c) != me]"}
     effect: ["remove first(pieces_at(cell, 'flag'))"]
 flow:
   - phase: play
@@ -315,6 +316,7 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     assert "_field_at(s, v_c, 'flag', 'owner')" in sources and "_field_at(s, v_c, None, 'kind')" in sources
     assert "_count_at(s, v_c, 'flag')" in sources and "_count_at(s, v_c, None)" in sources
     assert "_count_pieces(s, None)" in sources and "_count_pieces(s, 'flag')" in sources
+    assert "(_count_at(s, v_c, 'flag') != 0)" in sources  # none != first(pieces_at(c, 'flag'))
     state = game.new_game(seed=1)
     state.apply("put_pawn(cell=a1)")
     state.apply("put_flag(cell=a1)")  # over a pawn: the cell's flag owner is the flag's, not the pawn's

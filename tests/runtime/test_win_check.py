@@ -1,0 +1,87 @@
+"""The win condition is checked after every change, and skipped for a player while the parts of the state
+it reads are as they were when it last failed for them (engine.settle, GameDef.win_reads)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import meeple
+
+RULES = """
+game: {name: Race, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {bell: 0}
+  player: {steps: 0}
+actions:
+  walk:
+    effect: [me.steps += 1]
+  ring:
+    effect: [bell += 1]
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect: [place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [walk, ring, put]}]
+end:
+  win: WIN
+"""
+
+
+def load(tmp_path: Path, win: str) -> meeple.Game:
+    path = tmp_path / "race.yaml"
+    path.write_text(RULES.replace("WIN", win), encoding="utf-8")
+    assert meeple.check(path) == []
+    return meeple.load(path, players=2)
+
+
+def test_the_win_condition_knows_the_parts_it_reads(tmp_path):
+    assert load(tmp_path, "p.steps >= 3").definition.win_reads == ("pv",)
+    assert load(tmp_path, "bell >= 2 and len(pieces('stone')) >= 1").definition.win_reads == ("gv", "pieces")
+    assert load(tmp_path, "score(p) >= 2").definition.win_reads == ()  # the score is 0: it reads nothing
+    assert load(tmp_path, "p.steps >= 3 and chance(1, 2)").definition.win_reads is None  # drawn at random
+
+
+def test_a_win_is_found_at_the_change_that_makes_it_after_changes_that_did_not(tmp_path):
+    state = load(tmp_path, "p.steps >= 2 and bell >= 2").new_game(seed=1)
+    # p1 walks twice and puts a stone, p2 puts one, rings and walks: every check fails until p1 rings
+    for move in ("walk", "put(cell=a1)", "walk", "ring", "put(cell=b1)", "walk"):
+        state.apply(move)
+        assert not state.is_over
+    state.apply("ring")  # the bell's second ring, by p1: both parts now hold for p1
+    assert state.is_over and state.winners == [0]
+
+
+def test_a_part_the_win_does_not_read_changing_leaves_the_check_skipped(tmp_path):
+    state = load(tmp_path, "p.steps >= 3").new_game(seed=1)
+    state.apply("ring")  # p1's win is checked and fails with the players' variables as they are now
+    state.pv[0]["steps"] = 5  # changed behind the engine's back: the change counters say nothing changed
+    state.apply("ring")  # p2's turn: only p2's win is checked
+    state.apply("put(cell=a1)")  # p1's turn, but only the pieces changed: p1's check is skipped
+    assert not state.is_over
+    state.apply("walk")  # p2 walks (1 step, no win): the players' variables changed
+    state.apply("ring")  # so p1's check runs again, and finds p1's 5 steps
+    assert state.is_over and state.winners == [0]
+
+
+def test_verdon_plays_the_same_games_with_the_win_check_skipped_or_not():
+    root = Path(__file__).resolve().parents[2]
+    skipping = meeple.load(root / "games" / "climbers_of_verdon.yaml", players=3)
+    always = meeple.load(root / "games" / "climbers_of_verdon.yaml", players=3)
+    assert skipping.definition.win_reads is not None
+    always.definition.win_reads = None
+    for seed in range(3):
+        games = []
+        for game in (skipping, always):
+            state, rng, moves = game.new_game(seed=seed), random.Random(seed), []
+            while not state.is_over:
+                moves.append(rng.choice(state.legal_actions()))
+                state.apply(moves[-1])
+            games.append((moves, state.winners, state.scores))
+        assert games[0] == games[1]
