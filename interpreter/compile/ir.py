@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -102,6 +104,11 @@ class AwardDef:
     points: int
     reads: tuple[str, ...] = ("pv", "gv", "tv", "pieces", "zones", "sites", "awards", "rng")
 
+    @cached_property
+    def counters(self) -> Callable[[dict[str, int]], Any] | None:
+        """The change counters of the parts it reads, from a state's; None when it draws at random."""
+        return None if "rng" in self.reads else _counters_of(self.reads)
+
 
 @dataclass(frozen=True)
 class ZoneDef:
@@ -182,6 +189,17 @@ class GameDef:
     # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.
     _piece_defaults: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
+    @cached_property
+    def win_counters(self) -> Callable[[dict[str, int]], Any] | None:
+        """The change counters of the parts the win condition reads, from a state's (None: unknown)."""
+        return None if self.win_reads is None else _counters_of(self.win_reads)
+
+    @cached_property
+    def kept_stamps(self) -> tuple[tuple[Callable[[dict[str, int]], Any], tuple[str, ...]], ...]:
+        """Each group of kept defs as (a function giving the change counters of the parts it reads, from a
+        state's counters; the names in the group)."""
+        return tuple((_counters_of(parts), names) for parts, names in self.kept_defs)
+
     def piece_defaults(self, kind: str) -> dict[str, Any]:
         """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
         found = self._piece_defaults.get(kind)
@@ -199,3 +217,12 @@ class GameDef:
             or any(self.sym.private.values())
             or any(step.kind == "simultaneous" for phase in self.phases for step in phase.steps)
         )
+
+
+def _no_parts(ver: dict[str, int]) -> tuple[()]:
+    return ()
+
+
+def _counters_of(parts: tuple[str, ...]) -> Callable[[dict[str, int]], Any]:
+    """A function from a state's change counters to those of some parts (a number for one part)."""
+    return operator.itemgetter(*parts) if parts else _no_parts

@@ -133,8 +133,8 @@ def refresh_kept(s: Any) -> None:
     ver = s.ver
     stamps = s._kept_stamps
     kept = s._kept
-    for i, (parts, names) in enumerate(s.game.kept_defs):
-        stamp = tuple([ver[part] for part in parts])
+    for i, (counters, names) in enumerate(s.game.kept_stamps):
+        stamp = counters(ver)
         if stamps[i] != stamp:
             stamps[i] = stamp
             for name in names:
@@ -273,10 +273,10 @@ def settle(s: Any) -> None:
     else:
         n = len(s.players)
         candidates = [Player((s.turn_player + i) % n) for i in range(n)]
-    reads = game.win_reads
+    counters = game.win_counters
     for p in candidates:
-        if reads is not None:  # skipped while what it reads is as it was when it last failed
-            stamp = tuple([s.ver[part] for part in reads])
+        if counters is not None:  # skipped while what it reads is as it was when it last failed
+            stamp = counters(s.ver)
             if s.seen.get((WIN, p)) == stamp:
                 continue
         if game.win(s, {"p": p}):
@@ -284,7 +284,7 @@ def settle(s: Any) -> None:
                 s.say(f"{p} wins with {game.score(s, {'p': p})} points")
             s.declare_winners([p])
             return
-        if reads is not None:
+        if counters is not None:
             s.seen[(WIN, p)] = stamp
 
 
@@ -302,7 +302,8 @@ def run_standing(s: Any) -> None:
 
 
 def update_award(s: Any, award: Any) -> None:
-    stamp = tuple(s.ver[part] for part in award.reads) if "rng" not in award.reads else None
+    counters = award.counters
+    stamp = counters(s.ver) if counters is not None else None
     if stamp is not None and s.seen.get(award.name) == stamp:
         return
     s._memo = {}
@@ -323,8 +324,8 @@ def update_award(s: Any, award: Any) -> None:
         s.say(f"  {award.name} goes to {holder}" if holder is not None else f"  nobody holds {award.name}")
         s.awards[award.name] = holder
         s.ver["awards"] += 1
-    if stamp is not None:
-        s.seen[award.name] = tuple(s.ver[part] for part in award.reads)
+    if counters is not None:
+        s.seen[award.name] = counters(s.ver)
 
 
 # ---------------------------------------------------------------- the scheduler
