@@ -499,6 +499,37 @@ class SourceGen:
         self.dynamic += 1
         return f"{site}, {kind}"
 
+    def surely_distinct(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
+        """Whether a list's values are surely all different, so `distinct` would hand back the same list:
+        a range, the players, a piece query, a constant list of different values, or a comprehension
+        that keeps some of the items of such a list as they are."""
+        if isinstance(node, n.RangeLit):
+            return True
+        if isinstance(node, n.Name) and node.id == "players":
+            return node.id not in scope and node.id not in local and node.id not in self.sym.game_vars
+        if isinstance(node, n.Call) and isinstance(node.func, n.Name):
+            return node.func.id in ("pieces", "pieces_at") and node.func.id not in self.sym.defs
+        if isinstance(node, n.ListComp):
+            [*comps] = node.comps
+            return (
+                len(comps) == 1
+                and len(comps[0].names) == 1
+                and isinstance(node.elt, n.Name)
+                and node.elt.id == comps[0].names[0]
+                and self.surely_distinct(comps[0].iter, scope, local)
+            )
+        try:
+            source = self.gen(node, scope, local)
+        except Unsupported:
+            return False
+        value = self.ns.get(source) if _CONST_NAME.match(source) else None
+        if type(value) is list or type(value) is tuple:
+            try:
+                return len(set(value)) == len(value)
+            except TypeError:  # an item that cannot be hashed: let `distinct` say so
+                return False
+        return False
+
     def g_Index(self, node: n.Index, scope: dict[str, Any], local: set[str]) -> str:
         key = self.gen(node.key, scope, local)
         obj_node = node.obj
@@ -721,6 +752,8 @@ def action_enumerator(
             domain_source = gen.gen(domain, scope, local)
             if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
                 values = gen.const(distinct(None, gen.ns[domain_source]))
+            elif gen.surely_distinct(domain, scope, local):  # nothing for `distinct` to drop
+                values = domain_source
             else:
                 values = f"_b_distinct(s, {domain_source})"
             home = max([level_of.get(x, 0) for x in free_names(domain) if x in level_of], default=0)

@@ -328,3 +328,46 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     slow = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
     for seed in range(6):
         assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+DOMAINS_RULES = """
+game: {name: Domains, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 2}}
+vars:
+  game: {picked: []}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect: [place stone at cell for me]
+  column:
+    params: {x: "[c.x for c in cells]"}
+    effect: ["picked += [x]"]
+  seat:
+    params: {who: "[p for p in players if p != me]"}
+    effect: ["picked += [who.index]"]
+  again:
+    params: {x: "[x for x in [2, 1, 2] if x > 0]"}
+    effect: ["picked += [x]"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(picked) + len(pieces('stone')) >= 8
+    do: [{choose: [put, column, seat, again]}]
+"""
+
+
+def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, DOMAINS_RULES, players=2)
+    source = {name: game.definition.actions[name].fast.source for name in ("put", "column", "seat", "again")}
+    assert "_b_distinct" not in source["put"] and "_b_distinct" not in source["seat"]
+    assert "_b_distinct" in source["column"] and "_b_distinct" in source["again"]  # 0 1 2 0 1 2; 2 1 2
+    offers = [str(a) for a in game.new_game(seed=1).legal_actions()]
+    assert [a for a in offers if a.startswith("column")] == ["column(x=0)", "column(x=1)", "column(x=2)"]
+    assert [a for a in offers if a.startswith("again")] == ["again(x=2)", "again(x=1)"]
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, DOMAINS_RULES, players=2)
+    for seed in range(4):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
