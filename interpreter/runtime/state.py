@@ -150,6 +150,7 @@ class State(Effects):
         self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * len(self.game.kept_defs)
+        self.seen = {}  # the counters at which awards and win checks were last worked out
 
     def why(self, action: Action | str) -> Any:
         """Why `action` is legal or not for the player deciding now (a `meeple.runtime.why.Why`)."""

@@ -95,3 +95,13 @@ def test_verdon_plays_the_same_games_with_the_win_check_skipped_or_not():
             games.append((moves, state.winners, state.scores))
         assert games[0] == games[1]
     assert 0 < checks[0] < checks[1] * 0.8  # a fifth of the checks or more were skipped
+
+
+def test_a_state_changed_behind_the_effects_and_forgotten_checks_the_win_again(tmp_path):
+    state = load(tmp_path, "p.steps >= 3").new_game(seed=1)
+    state.apply("ring")  # p1's win fails and is stamped
+    state.pv[0]["steps"] = 5  # as a deal of hidden cards changes a state, then says so with forget()
+    state.forget()
+    state.apply("ring")  # p2
+    state.apply("put(cell=a1)")  # p1's turn: the pieces alone changed, but nothing stamped is trusted now
+    assert state.is_over and state.winners == [0]
