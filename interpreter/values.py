@@ -52,7 +52,7 @@ class PieceRef(int):
 class Bundle(Mapping[str, int]):
     """An immutable multiset of resources: `3 rope + 1 chalk`."""
 
-    __slots__ = ("_d", "_hash")
+    __slots__ = ("_d", "_hash", "_units")
 
     def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
@@ -62,6 +62,7 @@ class Bundle(Mapping[str, int]):
                 d[k] = d.get(k, 0) + v
         self._d = {k: v for k, v in d.items() if v}
         self._hash: int | None = None
+        self._units: tuple[str, ...] | None = None  # each unit in name order, worked out when first asked
 
     @classmethod
     def of_counts(cls, counts: dict[str, int]) -> Bundle:
@@ -69,7 +70,16 @@ class Bundle(Mapping[str, int]):
         b = cls.__new__(cls)
         b._d = {k: v for k, v in counts.items() if v}
         b._hash = None
+        b._units = None
         return b
+
+    def units(self) -> tuple[str, ...]:
+        """Each unit once per copy, in name order (`2 rope + 1 nut`: nut, rope, rope); kept once made."""
+        found = self._units
+        if found is None:
+            d = self._d
+            found = self._units = tuple([k for k in sorted(d) for _ in range(d[k])])
+        return found
 
     def __getitem__(self, key: str) -> int:
         return self._d.get(key, 0)

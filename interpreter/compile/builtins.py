@@ -29,7 +29,9 @@ def builtin(name: str) -> Callable[[Builtin], Builtin]:
 def units(value: Any) -> Iterable[Any]:
     """Iterate a value: a zone or bundle yields each unit, anything else its items."""
     t = type(value)
-    if t is dict or t is Bundle:  # multisets iterate in a canonical (sorted) order
+    if t is Bundle:  # multisets iterate in a canonical (sorted) order
+        return value.units()
+    if t is dict:
         return [k for k in sorted(value) for _ in range(value[k])]
     if value is None:
         return ()
@@ -63,6 +65,11 @@ def count(s: Any, xs: Any, item: Any = ...) -> int:
 
 @builtin("size")
 def size(s: Any, xs: Any) -> int:
+    t = type(xs)
+    if t is list or t is tuple:
+        return len(xs)
+    if t is Bundle:
+        return sum(xs._d.values())
     return count(s, xs)
 
 
@@ -187,7 +194,8 @@ class Units(Sequence[str]):
 def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bundle]:
     """Every bundle of min..max units: within a bundle's holdings, or over a list of resources."""
     if isinstance(source, Bundle | dict):  # the holdings of a player, or the cards of a zone
-        held = tuple(sorted((k, v) for k, v in source.items() if v > 0))
+        # Beyond max_total, how many of a kind one holds changes no bundle: the cache sees fewer holdings.
+        held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
         return _sub_bundles(held, max_total, min_total)
     return _free_bundles(tuple(source), max_total, min_total)
 

@@ -228,10 +228,22 @@ def count_at(s: Any, site: Any, kind: Any) -> int:
     return found
 
 
+_RESOURCES = object()  # with a player, the memo key of `p.resources`
+
+
 def _resources(s: Any, p: Any) -> Bundle:
-    """`p.resources`: what a player holds of every resource, as a bundle."""
+    """`p.resources`: what a player holds of every resource, as a bundle (one bundle per player while the
+    state cannot change, as a def's result is)."""
+    memo = s._memo
+    if memo is not None:
+        found = memo.get((_RESOURCES, p))
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     rec = s.pv[p]
-    return Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
+    found = Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
+    if memo is not None:
+        memo[(_RESOURCES, p)] = found
+    return found
 
 
 def zone_member(s: Any, family: str, key: Any) -> Any:

@@ -82,3 +82,16 @@ def test_actions_are_equal_when_name_params_and_partial_are_and_then_hash_alike(
     assert copy == a and hash(copy) == hash(a)
     assert a in {copy: 1}
     assert pickle.loads(pickle.dumps(a)) == a
+
+
+@given(st.dictionaries(st.sampled_from(["rope", "nut", "bolt", "chalk"]), st.integers(0, 4)))
+def test_a_bundles_units_are_each_copy_in_name_order_and_its_size_their_count(counts: dict[str, int]) -> None:
+    from meeple.compile.builtins import count, size, units
+
+    bundle = Bundle(counts)
+    expected = tuple(k for k in sorted(counts) for _ in range(counts[k]))
+    assert bundle.units() == expected and bundle.units() is bundle.units()  # made once, then kept
+    assert tuple(units(bundle)) == expected == tuple(units(dict(bundle.items())))
+    assert size(None, bundle) == count(None, bundle) == len(expected)
+    assert pickle.loads(pickle.dumps(bundle)).units() == expected
+    assert Bundle.of_counts(counts).units() == expected
