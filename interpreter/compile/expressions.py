@@ -63,13 +63,26 @@ BUILTIN_READS = {
     "pick": {"rng"},
     "sample": {"rng"},
     "chance": {"rng"},
-    "within": _ALL_PARTS,
-    "distance": _ALL_PARTS,
-    "components": _ALL_PARTS,
-    "path": _ALL_PARTS,
 }
+# Built-ins measuring over the board, and where their metric's name goes: without a metric they read only
+# the board (which never changes), with a named one what that metric's rules read (`metric:NAME`, worked
+# out when the metrics are compiled), with a metric computed in play any part.
+_METRIC_ARG = {"within": 2, "distance": 2, "path": 2, "components": 1}
 _NEEDS_GRAPHS = {"components", "path"}  # built-ins that search a NetworkX graph
 _MISSING = object()
+
+
+def metric_reads(node: n.Call, at: int) -> set[str]:
+    """What a call measuring over the board reads, by its metric argument (positional at `at`, or named)."""
+    metric = node.args[at] if len(node.args) > at else None
+    for k in node.kwargs:
+        if k.name == "metric":
+            metric = k.value
+    if metric is None or isinstance(metric, n.NoneLit):
+        return set()
+    if isinstance(metric, n.StrLit):
+        return {"metric:" + metric.value}
+    return set(_ALL_PARTS)
 
 
 def const(value: Any) -> Fn:
@@ -399,7 +412,10 @@ class ExprCompiler:
         if name in self.sym.defs:
             self.reads.add("def:" + name)
             return self.call_def(node, name, args)
-        self.reads |= BUILTIN_READS.get(name, set())
+        if name in _METRIC_ARG:
+            self.reads |= metric_reads(node, _METRIC_ARG[name])
+        else:
+            self.reads |= BUILTIN_READS.get(name, set())
         if name in _NEEDS_GRAPHS:  # load the graph library with the rules that use it, not in play
             import networkx  # noqa: F401
         fn = BUILTINS.get(name)

@@ -71,6 +71,7 @@ class GameCompiler:
         self.sym = Symbols()
         self.defs: dict[str, Fn] = {}
         self.def_reads: dict[str, set[str]] = {}
+        self.metric_reads: dict[str, set[str]] = {}  # metric -> what its `enter` and `blocked` read
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate, coverage)
         self.st.plans = PlanCompiler(self.sym, self.ex, self.def_texts())
@@ -402,13 +403,19 @@ class GameCompiler:
         todo, seen = list(reads), set()
         while todo:
             item = todo.pop()
-            if item in seen or not item.startswith("def:"):
+            if item in seen or ":" not in item:
                 continue
             seen.add(item)
-            if item[4:] not in self.def_reads:
+            found = self.marked_reads(item)
+            if found is None:
                 return False
-            todo.extend(self.def_reads[item[4:]])
+            todo.extend(found)
         return True
+
+    def marked_reads(self, item: str) -> set[str] | None:
+        """What a `def:NAME` or `metric:NAME` marker stands for; None when that is not known."""
+        kind, _, name = item.partition(":")
+        return (self.def_reads if kind == "def" else self.metric_reads).get(name)
 
     def parts_read(self, reads: set[str]) -> set[str] | None:
         """The parts of a state these reads come to, through every def they call; None if one is unknown."""
@@ -423,9 +430,10 @@ class GameCompiler:
             if item in seen:
                 continue
             seen.add(item)
-            if item.startswith("def:"):
+            if ":" in item:
+                found = self.marked_reads(item)
                 todo.extend(
-                    self.def_reads.get(item[4:], {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"})
+                    found if found is not None else {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"}
                 )
             else:
                 out.add(item)
@@ -709,12 +717,15 @@ class GameCompiler:
                     f"cannot measure between {kind}s",
                     "use tile, corner, space or cell",
                 )
+            outer, self.ex.reads = self.ex.reads, set()
             enter, enter_at = self.on_sites(spec.get("enter", 1), (*where, "enter"), ("t",))
             blocked, blocked_at = (
                 self.on_sites(spec["blocked"], (*where, "blocked"), ("a", "b"))
                 if "blocked" in spec
                 else (None, None)
             )
+            self.metric_reads[str(name)] = self.ex.reads  # what `within(x, n, NAME)` and the like read
+            self.ex.reads = outer
             out[name] = MetricDef(name, kind, enter, blocked, enter_at, blocked_at)
         return out
 

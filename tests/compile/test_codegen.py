@@ -371,3 +371,47 @@ def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tm
     slow = load_tiny(tmp_path, DOMAINS_RULES, players=2)
     for seed in range(4):
         assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+METRIC_RULES = """
+game: {name: Mud, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 4, height: 1}}
+vars:
+  game: {flood: 0}
+metrics:
+  mud: {on: cell, enter: "3 if len(pieces_at(t)) > 0 else 1", blocked: flood > 5}
+defs:
+  near(c): within(c, 2)
+  reach(c): within(c, 2, 'mud')
+  by_name(c, m): within(c, 1, m)
+actions:
+  put:
+    params: {cell: "[c for c in reach(a1) if len(pieces_at(c)) == 0 and c in near(a1)]"}
+    effect: [place stone at cell for me]
+  rain:
+    params: {cell: "by_name(a1, 'mud')"}
+    effect: [flood += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: flood > 3
+    do: [{choose: [put, rain]}]
+"""
+
+
+def test_a_def_measuring_by_a_metric_is_kept_while_what_the_metric_reads_is_unchanged(tmp_path):
+    game = load_tiny(tmp_path, METRIC_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    assert kept["near"] == ()  # steps on the board alone, which never changes
+    assert kept["reach"] == ("gv", "pieces")  # what the metric's `enter` and `blocked` read
+    assert len(kept["by_name"]) == 8  # a metric named in play: any part
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions() if a.name == "put"] == [
+        f"put(cell={c})" for c in "a1 b1 c1".split()
+    ]
+    state.apply("put(cell=b1)")  # entering b1 now costs 3: c1 is out of reach, its kept result dropped
+    state.apply("rain(cell=a1)")
+    assert [str(a) for a in state.legal_actions() if a.name == "put"] == ["put(cell=a1)"]
