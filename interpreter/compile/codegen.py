@@ -664,6 +664,9 @@ class SourceGen:
         if all(op in _PY_CMP for op in node.ops):
             return "(" + left + "".join(f" {op} {r}" for op, r in zip(node.ops, rights)) + ")"
         if len(rights) == 1:
+            value = self.ns.get(rights[0]) if _CONST_NAME.match(rights[0]) else None
+            if type(value) is list or type(value) is tuple:  # a constant list: never none
+                return f"({left} {node.ops[0]} {rights[0]})"
             helper = "_in" if node.ops[0] == "in" else "_not_in"
             return f"{helper}({left}, {rights[0]})"
         raise Unsupported("chained membership")

@@ -348,7 +348,7 @@ actions:
     params: {who: "[p for p in players if p != me]"}
     effect: ["picked += [who.index]"]
   again:
-    params: {x: "[x for x in [2, 1, 2] if x > 0]"}
+    params: {x: "[x for x in [2, 1, 2] if x > 0 and x in [1, 2, me.index + 5] and x not in [0, 3]]"}
     effect: ["picked += [x]"]
 flow:
   - phase: play
@@ -364,6 +364,8 @@ def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tm
     source = {name: game.definition.actions[name].fast.source for name in ("put", "column", "seat", "again")}
     assert "_b_distinct" not in source["put"] and "_b_distinct" not in source["seat"]
     assert "_b_distinct" in source["column"] and "_b_distinct" in source["again"]  # 0 1 2 0 1 2; 2 1 2
+    # Membership of a constant list is Python's own `in`; of a list made in play, `_in` (it may be none).
+    assert " not in _k" in source["again"] and "_in(v_x, [1, 2, " in source["again"]
     offers = [str(a) for a in game.new_game(seed=1).legal_actions()]
     assert [a for a in offers if a.startswith("column")] == ["column(x=0)", "column(x=1)", "column(x=2)"]
     assert [a for a in offers if a.startswith("again")] == ["again(x=2)", "again(x=1)"]
