@@ -568,9 +568,13 @@ class SourceGen:
                 inlined = self.written_out(name, args)
                 if inlined is not None:
                     return inlined
+            # Called straight while the state may change (no memo then: effects, the flow), else memoised;
+            # only one of the two calls runs, so each argument is still worked out once.
+            listed = "".join(", " + a for a in args)
+            direct = f"_D[{name!r}](s{listed})"
             if len(args) == 1:
-                return f"_call1(s, {name!r}, _D[{name!r}], {args[0]})"
-            return f"_call(s, {name!r}, _D[{name!r}]{''.join(', ' + a for a in args)})"
+                return f"({direct} if s._memo is None else _call1(s, {name!r}, _D[{name!r}], {args[0]}))"
+            return f"({direct} if s._memo is None else _call(s, {name!r}, _D[{name!r}]{listed}))"
         if name not in BUILTINS:
             raise Unsupported(name)
         if not node.kwargs and len(args) == 1:

@@ -417,3 +417,17 @@ def test_a_def_measuring_by_a_metric_is_kept_while_what_the_metric_reads_is_unch
     state.apply("put(cell=b1)")  # entering b1 now costs 3: c1 is out of reach, its kept result dropped
     state.apply("rain(cell=a1)")
     assert [str(a) for a in state.legal_actions() if a.name == "put"] == ["put(cell=a1)"]
+
+
+def test_a_def_called_while_the_state_may_change_is_called_straight_and_else_through_its_memo(tmp_path):
+    game = load_tiny(tmp_path, KEPT_RULES, players=2)
+    wrapper = game.definition.defs["worth"]
+    [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
+    assert "_D['stones'](s, v_c) if s._memo is None else _call1(s, 'stones', " in generated.source
+    state = game.new_game(seed=1)
+    state.apply("put(cell=a1)")
+    state.forget()  # nothing kept yet
+    assert state._memo is None and wrapper(state, {"c": "a1"}) == 1  # straight: still nothing kept
+    assert state._kept == {}
+    state.legal_actions()  # the memo is on while the legal actions are worked out: stones(a1) is kept
+    assert state._kept["stones"]["a1"] == 1
