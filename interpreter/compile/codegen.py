@@ -517,8 +517,9 @@ class SourceGen:
         that keeps some of the items of such a list as they are."""
         if isinstance(node, n.RangeLit):
             return True
-        if isinstance(node, n.Name) and node.id == "players":
-            return node.id not in scope and node.id not in local and node.id not in self.sym.game_vars
+        if isinstance(node, n.Name) and node.id == "players":  # the seats, unless it names something else
+            sym = self.sym
+            return all(node.id not in names for names in (scope, local, sym.game_vars, sym.zones))
         if isinstance(node, n.Call) and isinstance(node.func, n.Name):
             return node.func.id in ("pieces", "pieces_at") and node.func.id not in self.sym.defs
         if isinstance(node, n.ListComp):
