@@ -56,7 +56,7 @@ def check(
     problems += player_range_problems(rules)
     compiler = GameCompiler(rules.data, rules.index)
     try:
-        spec = (rules.data.get("game") or {}).get("players") or {}
+        spec = _game_section(rules).get("players") or {}
         n = players or int(spec.get("max", 2)) if isinstance(spec, dict) else 2
         n = max(1, min(n, MAX_PLAYERS))  # past the schema's bound it is reported, not built
         try:
@@ -79,9 +79,15 @@ def check(
 MAX_PLAYERS = 100  # the schema's bound on `game.players`
 
 
+def _game_section(rules: LoadedRules) -> dict[str, Any]:
+    """The file's `game:` mapping; empty when it is missing or of another shape (which the schema reports)."""
+    section = rules.data.get("game")
+    return section if isinstance(section, dict) else {}
+
+
 def player_range_problems(rules: LoadedRules) -> list[Diagnostic]:
     """`game.players` with a `min` above its `max` (each is a whole number the schema has checked)."""
-    spec = (rules.data.get("game") or {}).get("players")
+    spec = _game_section(rules).get("players")
     if not isinstance(spec, dict):
         return []
     lo, hi = spec.get("min"), spec.get("max")

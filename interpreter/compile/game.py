@@ -83,8 +83,11 @@ class GameCompiler:
 
     def def_texts(self) -> dict[str, tuple[tuple[str, ...], Any]]:
         """Each def's parameter names and body text (for narration's look into the defs a line calls)."""
-        out = {}
-        for key, body in (self.data.get("defs") or {}).items():
+        out: dict[str, tuple[tuple[str, ...], Any]] = {}
+        defs = self.data.get("defs")
+        if not isinstance(defs, dict):  # none, or a shape the schema reports
+            return out
+        for key, body in defs.items():
             m = _DEF_HEAD.match(str(key))
             if m:
                 out[m.group(1)] = (tuple(p.strip() for p in m.group(2).split(",") if p.strip()), body)
