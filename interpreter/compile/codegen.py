@@ -771,7 +771,10 @@ def action_enumerator(
                 continue
             domain_source = gen.gen(domain, scope, local)
             if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
-                values = gen.const(distinct(None, gen.ns[domain_source]))
+                try:
+                    values = gen.const(distinct(None, gen.ns[domain_source]))
+                except TypeError:  # a value that cannot be hashed: the closures report it in play, located
+                    raise Unsupported("a constant domain of unhashable values") from None
             elif gen.surely_distinct(domain, scope, local):  # nothing for `distinct` to drop
                 values = domain_source
             else:

@@ -46,3 +46,14 @@ def test_check_of_a_game_section_that_is_a_number_exits_1_with_the_place(tmp_pat
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr()
     assert "internal error" not in out.err + out.out and "shape.yaml:" in out.out + out.err
+
+
+def test_a_constant_domain_holding_a_mapping_fails_in_play_at_its_place(tmp_path: Path, capsys) -> None:
+    # The slow mutation run's `tables.goods.0: 'spice' -> {}`: a table may hold anything, but a domain of
+    # values that cannot be told apart by hashing used to crash the compiler's generated source.
+    path = tmp_path / "shape.yaml"
+    path.write_text(TEXT.replace("  goods: [spice, silk]", "  goods: [{}, silk]", 1), encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    assert main(["check", str(path), "--playouts", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "internal error" not in out and "shape.yaml:" in out and "goods" in out
