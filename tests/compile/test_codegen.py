@@ -50,6 +50,16 @@ def test_every_action_of_a_seed_game_has_a_generated_enumerator(name):
     assert [n for n, a in game.definition.actions.items() if a.fast is None] == []
 
 
+def plays_as_the_closures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, game: meeple.Game, seeds: range
+) -> None:
+    """The same rules compiled without generated source offer the same actions along random games."""
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, text, players=game.players)
+    for seed in seeds:
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
 def load_tiny(tmp_path: Path, text: str, players: int) -> meeple.Game:
     path = tmp_path / "tiny.yaml"
     path.write_text(text, encoding="utf-8")
@@ -168,10 +178,7 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
     # would compute twice are still called (with their memo).
     assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, INLINE_RULES, players=2)
-    for seed in (1, 2, 3):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+    plays_as_the_closures(tmp_path, monkeypatch, INLINE_RULES, game, range(1, 4))
 
 
 def test_a_game_whose_set_up_draws_nothing_starts_from_one_kept_state_without_sharing_it(tmp_path):
@@ -241,10 +248,7 @@ def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tm
     state.legal_actions()
     assert state._kept["stones"] is not stones_a1
     assert set(map(str, state.legal_actions())) >= {"boost(cell=a1)", "boost(cell=b1)", "boost(cell=c1)"}
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, KEPT_RULES, players=2)
-    for seed in (1, 2, 3, 4):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+    plays_as_the_closures(tmp_path, monkeypatch, KEPT_RULES, game, range(1, 5))
 
 
 def test_clones_that_go_different_ways_do_not_share_kept_results(tmp_path):
@@ -324,10 +328,7 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     assert "put_flag(cell=a1)" not in [str(a) for a in state.legal_actions()]
     state.apply("put_pawn(cell=a1)")  # three pieces: no room for a fourth pawn
     assert "put_pawn(cell=a1)" not in [str(a) for a in state.legal_actions()]
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
-    for seed in range(6):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+    plays_as_the_closures(tmp_path, monkeypatch, MIXED_SITE_RULES, game, range(6))
 
 
 DOMAINS_RULES = """
@@ -369,10 +370,7 @@ def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tm
     offers = [str(a) for a in game.new_game(seed=1).legal_actions()]
     assert [a for a in offers if a.startswith("column")] == ["column(x=0)", "column(x=1)", "column(x=2)"]
     assert [a for a in offers if a.startswith("again")] == ["again(x=2)", "again(x=1)"]
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, DOMAINS_RULES, players=2)
-    for seed in range(4):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+    plays_as_the_closures(tmp_path, monkeypatch, DOMAINS_RULES, game, range(4))
 
 
 METRIC_RULES = """

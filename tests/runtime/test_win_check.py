@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from tiny_rules import load_tiny
+
 import meeple
 
 RULES = """
@@ -35,10 +37,7 @@ end:
 
 
 def load(tmp_path: Path, win: str) -> meeple.Game:
-    path = tmp_path / "race.yaml"
-    path.write_text(RULES.replace("WIN", win), encoding="utf-8")
-    assert meeple.check(path) == []
-    return meeple.load(path, players=2)
+    return load_tiny(tmp_path, RULES.replace("WIN", win), players=2)
 
 
 def test_the_win_condition_knows_the_parts_it_reads(tmp_path):
