@@ -535,8 +535,8 @@ class SourceGen:
             source = self.gen(node, scope, local)
         except Unsupported:
             return False
-        value = self.ns.get(source) if _CONST_NAME.match(source) else None
-        if type(value) is list or type(value) is tuple:
+        value = self.constant_sequence(source)
+        if value is not None:
             try:
                 return len(set(value)) == len(value)
             except TypeError:  # an item that cannot be hashed: let `distinct` say so
@@ -627,8 +627,12 @@ class SourceGen:
             return node.func.id in _SEQUENCE_BUILTINS or node.func.id in _BOARD_QUERIES
         if isinstance(node, n.Name) and node.id == "players" and node.id not in self.sym.game_vars:
             return True
+        return self.constant_sequence(source) is not None
+
+    def constant_sequence(self, source: str) -> list[Any] | tuple[Any, ...] | None:
+        """The list or tuple a piece of source names when it is a constant, else None."""
         value = self.ns.get(source) if _CONST_NAME.match(source) else None
-        return type(value) is list or type(value) is tuple
+        return value if type(value) is list or type(value) is tuple else None
 
     def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:
         if not isinstance(node.func, n.Name) or node.func.id not in BUILTINS:
@@ -669,8 +673,7 @@ class SourceGen:
         if all(op in _PY_CMP for op in node.ops):
             return "(" + left + "".join(f" {op} {r}" for op, r in zip(node.ops, rights)) + ")"
         if len(rights) == 1:
-            value = self.ns.get(rights[0]) if _CONST_NAME.match(rights[0]) else None
-            if type(value) is list or type(value) is tuple:  # a constant list: never none
+            if self.constant_sequence(rights[0]) is not None:  # a constant list: never none
                 return f"({left} {node.ops[0]} {rights[0]})"
             helper = "_in" if node.ops[0] == "in" else "_not_in"
             return f"{helper}({left}, {rights[0]})"
