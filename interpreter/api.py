@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -153,12 +152,11 @@ class Game:
         for watching and testing, not for fast play.
         """
         if self._start is not None and not log and narrate is False:
-            s = self._start.clone()
-            s.rng = random.Random(seed)
+            s = self._start.copy_without_rng()
+            s.seed(seed)
             return s
         s = State(self.definition)
-        s.rng = random.Random(seed)
-        untouched = s.rng.getstate()
+        s.seed(seed)
         s.log = [] if log or narrate else None
         if narrate is not False:
             seats = range(self.players) if narrate is True else narrate
@@ -169,7 +167,7 @@ class Game:
         if not self._start_known and not log and narrate is False:
             # A set-up that used no randomness gives this very state for any seed.
             self._start_known = True
-            if s.rng.getstate() == untouched:
+            if s._rng is None:  # the generator was never made: nothing drawn
                 self._start = s.clone()
                 self._start.log = None
         return s

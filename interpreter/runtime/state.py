@@ -37,7 +37,8 @@ class State(Effects):
         self.next_id = 0
         self.over = False
         self.winners: list[Player] | None = None
-        self.rng = random.Random(0)
+        self._rng: random.Random | None = None  # made from _seed on first use (see `rng`)
+        self._seed: int = 0
         self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
         # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
         self.seen: dict[Any, tuple[int, ...]] = {}
@@ -54,6 +55,25 @@ class State(Effects):
         self._sites_shared = False
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
         self.viewer: Player | None = None  # set in a player's view: what that player may know
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator. A seeded one is made on its first use: a game that never rolls
+        nor shuffles (or not yet) skips seeding it, and its clones skip copying its 625-word state."""
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random(self._seed)
+        return r
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
+
+    def seed(self, seed: int) -> None:
+        """Give the state a new generator seeded with `seed`, made when first used: the same draws as
+        `state.rng = random.Random(seed)`."""
+        self._rng = None
+        self._seed = seed
 
     @property
     def is_view(self) -> bool:
@@ -104,13 +124,17 @@ class State(Effects):
 
     def clone(self) -> State:
         c = self.copy_without_rng()
-        c.rng = random.Random.__new__(random.Random)  # not seeded from the system: setstate fills it
-        c.rng.setstate(self.rng.getstate())
+        if self._rng is None:  # not used yet: the clone makes its own from the same seed
+            c._seed = self._seed
+        else:
+            c._rng = random.Random.__new__(random.Random)  # not seeded from the system: setstate fills it
+            c._rng.setstate(self._rng.getstate())
         return c
 
     def copy_without_rng(self) -> State:
         """A clone whose random generator is left for the caller to set (the state's is not copied)."""
         c = State.__new__(State)
+        c._rng, c._seed = None, 0
         c.game, c.players, c.options = self.game, self.players, self.options
         c.gv = dict(self.gv)
         c.pv = [dict(r) for r in self.pv]

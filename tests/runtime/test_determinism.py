@@ -155,3 +155,26 @@ def test_a_reloaded_state_keeps_the_order_pieces_arrived_at_a_site(tmp_path: Pat
         s.apply("look")
     assert str(state.gv["first_at_b"]) == str(reloaded.gv["first_at_b"]) == "p2"
     assert reloaded.to_json() == state.to_json()
+
+
+def test_a_generator_made_on_first_use_draws_as_one_seeded_at_the_start() -> None:
+    classic = Path(__file__).resolve().parents[2] / "examples" / "classic" / "tic_tac_toe.yaml"
+    for name, players in (("k2", 2), ("climbers_of_verdon", 3), (str(classic), 2)):
+        game = meeple.load(name, players=players)
+        for seed in (3, 4):
+            first = game.new_game(seed=seed)
+            twin = first.clone()
+            if first._rng is None:  # nothing drawn yet: the generator, when made, is the seeded one
+                assert twin._rng is None
+                assert first.rng.getstate() == random.Random(seed).getstate()
+            bot = random.Random(seed)
+            while not first.is_over:
+                choice = bot.choice(first.legal_actions())
+                first.apply(choice)
+                twin.apply(choice)
+                assert first.to_json() == twin.to_json()  # the same draws: the JSON holds the generator
+    # tic-tac-toe draws nothing in a whole game: no generator is ever made, not even by a clone.
+    state = meeple.load(classic).new_game(seed=1)
+    while not state.is_over:
+        state.apply(state.legal_actions()[-1])
+        assert state._rng is None and state.clone()._rng is None
