@@ -385,7 +385,8 @@ class SourceGen:
         if self.dynamic != before or isinstance(node, n.IntLit | n.StrLit | n.BoolLit | n.NoneLit):
             return source
         try:
-            value = eval(compile(source, "<constant>", "eval"), self.ns)  # noqa: S307 - our own source
+            # A pure built-in is handed no state (`s`): one that reads it fails here and stays as source.
+            value = eval(compile(source, "<constant>", "eval"), self.ns, {"s": None})  # noqa: S307 - our own source
         except Exception:  # noqa: BLE001 - a constant that fails is left to fail when it runs
             return source
         return self.const(value)
@@ -509,7 +510,13 @@ class SourceGen:
         site = self.gen(query.args[0], scope, local)
         kind = self.gen(query.args[1], scope, local) if len(query.args) == 2 else "None"
         self.dynamic += 1
-        return f"{site}, {kind}"
+        return f"{site}, {self.any_kind(kind)}"
+
+    def any_kind(self, kind: str) -> str:
+        """`None` (every kind) for the source of a piece kind that is the rule file's only one: every piece
+        is of that kind, so a query needs not look at the kinds."""
+        kinds = self.sym.piece_kinds
+        return "None" if len(kinds) == 1 and kind == repr(next(iter(kinds))) else kind
 
     def surely_distinct(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
         """Whether a list's values are surely all different, so `distinct` would hand back the same list:
@@ -589,9 +596,14 @@ class SourceGen:
             ):
                 site_kind = self.site_and_kind(arg, scope, local)
                 if site_kind is not None:  # counted on the site's own pieces
+                    site, kind = site_kind.rsplit(", ", 1)
+                    if kind == "None":
+                        return self.reads_state(f"len(s.at.get({site}, ()))")
                     return self.reads_state(f"_count_at(s, {site_kind})")
                 if arg.func.id == "pieces" and not arg.kwargs and len(arg.args) <= 1:  # every piece of a kind
-                    kind = self.gen(arg.args[0], scope, local) if arg.args else "None"
+                    kind = self.any_kind(self.gen(arg.args[0], scope, local)) if arg.args else "None"
+                    if kind == "None":
+                        return self.reads_state("len(s.pieces)")
                     return self.reads_state(f"_count_pieces(s, {kind})")
                 return f"len({args[0]})"  # a piece query is a list
             if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes

@@ -174,7 +174,8 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     gen_source = game.definition.actions["put"].fast.source
     # empty and open are small and loop-free: their bodies stand in the enumerator, no def call left.
     assert "'empty'" not in gen_source and "'open'" not in gen_source
-    assert "_count_at(s, v_c, 'stone')" in gen_source  # empty(c): len(pieces_at(c, 'stone')) == 0
+    # empty(c): len(pieces_at(c, 'stone')) == 0, where stones are the only kind: the site's pieces counted
+    assert "len(s.at.get(v_c, ())) == 0" in gen_source
     # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
     # would compute twice are still called (with their memo).
     assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
@@ -318,8 +319,8 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     game = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
     sources = "".join(game.definition.actions[a].fast.source for a in ("put_pawn", "put_flag", "steal"))
     assert "_field_at(s, v_c, 'flag', 'owner')" in sources and "_field_at(s, v_c, None, 'kind')" in sources
-    assert "_count_at(s, v_c, 'flag')" in sources and "_count_at(s, v_c, None)" in sources
-    assert "_count_pieces(s, None)" in sources and "_count_pieces(s, 'flag')" in sources
+    assert "_count_at(s, v_c, 'flag')" in sources and "len(s.at.get(v_c, ()))" in sources  # any kind
+    assert "len(s.pieces)" in sources and "_count_pieces(s, 'flag')" in sources
     assert "(_count_at(s, v_c, 'flag') != 0)" in sources  # none != first(pieces_at(c, 'flag'))
     state = game.new_game(seed=1)
     state.apply("put_pawn(cell=a1)")
@@ -429,3 +430,43 @@ def test_a_def_called_while_the_state_may_change_is_called_straight_and_else_thr
     assert state._kept == {}
     state.legal_actions()  # the memo is on while the legal actions are worked out: stones(a1) is kept
     assert state._kept["stones"]["a1"] == 1
+
+
+ONE_KIND_RULES = """
+game: {name: One kind, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 2}}
+actions:
+  put:
+    params:
+      cell: "[c for c in cells if len(pieces_at(c, 'stone')) == 0 and len(pieces('stone')) < len(cells)]"
+    effect: [place stone at cell for me]
+  flip:
+    params: {cell: "[c for c in cells if first(pieces_at(c, 'stone')).owner != me]"}
+    when: first(pieces_at(cell, 'stone')) != none
+    effect: ["remove first(pieces_at(cell, 'stone'))", place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('stone')) == 5
+    do: [{choose: [put, flip]}]
+"""
+
+
+def test_queries_of_a_rule_files_only_piece_kind_skip_the_kind_and_a_pure_count_is_worked_out_once(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, ONE_KIND_RULES, players=2)
+    put = game.definition.actions["put"].fast.source
+    flip = game.definition.actions["flip"].fast.source
+    # Every piece is a stone: a site's pieces are counted without looking at kinds, all pieces likewise;
+    # len(cells) does not change and is 6 in the source.
+    assert "len(s.at.get(v_c, ())) == 0" in put and "(len(s.pieces) < 6)" in put
+    assert "_field_at(s, v_c, None, 'owner')" in flip and "'stone'" not in put + flip
+    state = game.new_game(seed=1)
+    state.apply("put(cell=a1)")
+    assert "put(cell=a1)" not in [str(a) for a in state.legal_actions()]
+    assert "flip(cell=a1)" in [str(a) for a in state.legal_actions()]  # p2 may turn p1's stone
+    plays_as_the_closures(tmp_path, monkeypatch, ONE_KIND_RULES, game, range(1, 6))
