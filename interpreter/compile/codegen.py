@@ -24,7 +24,6 @@ from meeple.values import Bundle
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
-_AGGREGATE_CALLS = {"any": "any", "all": "all"}
 _PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -614,6 +613,12 @@ class SourceGen:
     def comprehension(
         self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
     ) -> str:
+        return " ".join(self.comprehension_parts(elt, comps, scope, local))
+
+    def comprehension_parts(
+        self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
+    ) -> tuple[str, str]:
+        """The source of a comprehension's element and of its `for … if …` clauses."""
         inner_scope, inner_local = dict(scope), set(local)
         clauses = []
         for comp in comps:
@@ -628,7 +633,7 @@ class SourceGen:
             for cond in comp.conds:
                 clause += f" if {self.gen(cond, inner_scope, inner_local)}"
             clauses.append(clause)
-        return f"{self.gen(elt, inner_scope, inner_local)} {' '.join(clauses)}"
+        return self.gen(elt, inner_scope, inner_local), " ".join(clauses)
 
     def is_sequence(self, node: n.Node, source: str) -> bool:
         """Whether a node's value is surely a list or tuple, iterated as it is (not a zone or bundle,
@@ -650,10 +655,15 @@ class SourceGen:
         if not isinstance(node.func, n.Name) or node.func.id not in BUILTINS:
             raise Unsupported("generator call")
         self.dynamic += 1
-        body = self.comprehension(node.elt, node.comps, scope, local)
         name = node.func.id
-        if name in _AGGREGATE_CALLS:
-            return f"{_AGGREGATE_CALLS[name]}({body})"
+        if name in ("any", "all"):
+            # The generator yields only the item that decides, so the loop runs inside it without
+            # handing every item out to `any` or `all`.
+            elt, clauses = self.comprehension_parts(node.elt, node.comps, scope, local)
+            if name == "any":
+                return f"next((True {clauses} if ({elt})), False)"
+            return f"next((False {clauses} if not ({elt})), True)"
+        body = self.comprehension(node.elt, node.comps, scope, local)
         return f"_b_{name}(s, ({body}))"
 
     def g_ListComp(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str:

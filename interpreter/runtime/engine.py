@@ -188,18 +188,21 @@ def apply(s: Any, action: Action) -> None:
         s.unit = begin_action(s, action)
     s._legal = None
     me = f["p"]
-    if f["k"] == "choose" and action.name == game_step(s, f).until and action.name not in s.game.actions:
+    kind = f["k"]
+    name = action.name
+    step = game_step(s, f) if kind == "choose" else None
+    if step is not None and name == step.until and name not in s.game.actions:
         s.say(f"{me}: {action}")
         s.stack.pop()
         advance(s)
         return
-    if action.name == SKIP and f["k"] in ("grant", "choose"):
-        s.say(f"{me}: skip {f['action']}" if f["k"] == "grant" else f"{me}: skip")
+    if name == SKIP and kind in ("grant", "choose"):
+        s.say(f"{me}: skip {f['action']}" if kind == "grant" else f"{me}: skip")
         s.stack.pop()
         advance(s)
         return
     if action.partial:
-        if f["k"] == "partial":
+        if kind == "partial":
             f["args"] = action.params
         else:  # a granted action keeps its bound arguments and its free cost while it is stepped
             free = f["free"] if f["k"] == "grant" else False
@@ -209,19 +212,20 @@ def apply(s: Any, action: Action) -> None:
         advance(s)
         return
     free = False
-    if f["k"] == "partial":
+    if kind == "partial":
         s.stack.pop()
         f = s.stack[-1]
-    if f["k"] == "choose":
-        step = game_step(s, f)
-        if action.name == step.until or (not step.until and step.while_ is None):
+        kind = f["k"]
+        step = game_step(s, f) if kind == "choose" else None
+    if step is not None:
+        if name == step.until or (not step.until and step.while_ is None):
             s.stack.pop()
-    elif f["k"] == "grant":
+    elif kind == "grant":
         free = f["free"]
         f["left"] -= 1
         if f["left"] <= 0:
             s.stack.pop()
-    execute(s, s.game.actions[action.name], me, dict(action.params), free, action)
+    execute(s, s.game.actions[name], me, action.params, free, action)
     advance(s)
 
 
@@ -235,8 +239,16 @@ def game_step(s: Any, f: dict[str, Any]) -> Any:
     return s.game.phases[f["ph"]].steps[f["st"]]
 
 
-def execute(s: Any, a: ActionDef, me: Player, params: dict[str, Any], free: bool, action: Action) -> None:
-    b = {"me": me, **params}
+def execute(
+    s: Any,
+    a: ActionDef,
+    me: Player,
+    params: dict[str, Any] | tuple[tuple[str, Any], ...],
+    free: bool,
+    action: Action,
+) -> None:
+    b = {"me": me}
+    b.update(params)
     if s.log is not None:
         s.say(action_line(s, me, action))
     if a.cost is not None and not free:
@@ -412,6 +424,8 @@ def next_seat(s: Any, f: dict[str, Any]) -> Player | None:
 def advance(s: Any) -> None:
     """Run the flow until a player must decide or the game is over."""
     game = s.game
+    phases = game.phases
+    stack = s.stack  # the frames are pushed and popped in place, never replaced while the flow runs
     guard = 0
     while not s.over:
         guard += 1
@@ -419,79 +433,81 @@ def advance(s: Any) -> None:
             raise rule_error(
                 s, "the flow made no decision in 100000 steps; is a phase empty and repeating?", "flow"
             )
-        f = s.stack[-1] if s.stack else None
-        if f is None:
+        if not stack:
             finish_by_score(s)
             return
+        f = stack[-1]
         kind = f["k"]
-        if kind == "game":  # a state saved before loops existed: the top level, in order
-            s.stack[-1] = {"k": "loop", "loop": 0, "i": f["i"], "n": 1}
-        elif kind == "loop":
-            lp = game.loops[f["loop"]]
-            if f["i"] < len(lp.body):
-                f["i"] += 1
-                enter(s, lp.body[f["i"] - 1])
-            elif not begin_iteration(s, f):
-                s.stack.pop()
+        # The frames by how often the flow meets them: a turn, a phase, then the decisions.
+        if kind == "turn":
+            steps = phases[f["ph"]].steps
+            i = f["i"]
+            if i >= len(steps):
+                stack.pop()
+                continue
+            step = steps[i]
+            f["i"] = i + 1
+            if step.kind == "do":
+                if s.narrated is not None:
+                    s.unit = Unit(game, f["p"])
+                s.pending = []
+                step.block(s, {"me": f["p"]})
+                push_pending(s)
+                settle(s)
+            elif step.kind == "simultaneous":
+                simul.start(s, step, f["ph"], i, f["p"])
+            else:
+                stack.append({"k": "choose", "ph": f["ph"], "st": i, "p": f["p"]})
         elif kind == "phase":
-            ph = game.phases[f["ph"]]
+            ph = phases[f["ph"]]
             if ph.until is not None and ph.until(s, {}):
-                s.stack.pop()
+                stack.pop()
             elif ph.round_robin is not None:
                 p = next_seat(s, f)
                 if p is None:
-                    s.stack.pop()
+                    stack.pop()
                     continue
                 f["cur"] = p
                 start_turn(s, p, ph.name)
-                s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
+                stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif f["pos"] < len(f["order"]):
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
                 start_turn(s, p, ph.name, quiet=ph.turns == "none")
-                s.stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
+                stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif ph.repeat:
                 f["pos"] = 0
                 f["round"] += 1
                 if ph.first is not None:  # the first-player marker may have moved
                     f["order"] = turn_order(ph.turns, len(s.players), int(ph.first(s, {})))
             else:
-                s.stack.pop()
-        elif kind == "turn":
-            steps = game.phases[f["ph"]].steps
-            if f["i"] >= len(steps):
-                s.stack.pop()
-                continue
-            step = steps[f["i"]]
-            f["i"] += 1
-            if step.kind == "do":
-                if s.narrated is not None:
-                    s.unit = Unit(s.game, f["p"])
-                s.pending = []
-                step.block(s, {"me": f["p"]})
-                push_pending(s)
-                settle(s)
-            elif step.kind == "simultaneous":
-                simul.start(s, step, f["ph"], f["i"] - 1, f["p"])
-            else:
-                s.stack.append({"k": "choose", "ph": f["ph"], "st": f["i"] - 1, "p": f["p"]})
+                stack.pop()
+        elif kind == "loop":
+            lp = game.loops[f["loop"]]
+            if f["i"] < len(lp.body):
+                f["i"] += 1
+                enter(s, lp.body[f["i"] - 1])
+            elif not begin_iteration(s, f):
+                stack.pop()
         elif kind == "simul":
             if simul.next_decider(s, f):
                 return
             simul.reveal(s, f)
         elif kind == "wait":  # the end of a secret decision, on its private copy or at the reveal
             return
+        elif kind == "game":  # a state saved before loops existed: the top level, in order
+            stack[-1] = {"k": "loop", "loop": 0, "i": f["i"], "n": 1}
         else:
             if kind == "choose":
-                step = game.phases[f["ph"]].steps[f["st"]]
+                step = phases[f["ph"]].steps[f["st"]]
                 if step.while_ is not None and not step.while_(s, {"me": f["p"]}):
                     s._legal = None
-                    s.stack.pop()
+                    stack.pop()
                     continue
             if legal_actions(s):
                 return
             s._legal = None
-            s.stack.pop()
+            stack.pop()
 
 
 def finish_by_score(s: Any) -> None:
