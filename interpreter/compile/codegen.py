@@ -322,6 +322,8 @@ class SourceGen:
         exec(code, self.ns)
         fn = self.ns.pop(name)
         fn.source = body
+        if params is None:  # an expression of the bindings `b`: an effect written out may use it in place
+            fn.where = where
         return fn
 
     def offer_inline(self, name: str, node: n.Node, scope: dict[str, Any], params: tuple[str, ...]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
-from meeple.compile.statements import Block
+from meeple.compile.statements import Run
 from meeple.compile.symbols import Symbols
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed.
@@ -30,7 +30,7 @@ class ActionDef:
     checks: tuple[tuple[Fn, ...], ...]  # checks[k]: conditions once the first k parameters are bound
     cost: Fn | None
     cost_level: int  # the number of parameters the cost needs
-    effect: Block
+    effect: Run  # a generated function, or a Block of closures
     stepwise: bool = False
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
     check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
@@ -43,7 +43,7 @@ class ActionDef:
 @dataclass(frozen=True)
 class StepDef:
     kind: str  # "do" | "choose" | "simultaneous"
-    block: Block | None = None
+    block: Run | None = None
     actions: tuple[str, ...] = ()
     until: str | None = None  # the action (declared, or a bare word) that ends a `choose` step
     while_: Fn | None = None  # `choose` again and again while this holds for `me`
@@ -154,7 +154,7 @@ class GameDef:
     sym: Symbols
     board: Board
     layout: list[LayoutDef]
-    setup: Block
+    setup: Run
     actions: dict[str, ActionDef]
     phases: tuple[PhaseDef, ...]
     loops: tuple[LoopDef, ...]  # loops[0] is the whole flow
@@ -167,7 +167,7 @@ class GameDef:
     tiebreak: tuple[Fn, ...] = ()
     estimate: Fn | None = None  # how well `p` is doing mid-game, for search bots (None: the score)
     metrics: dict[str, MetricDef] = field(default_factory=dict)
-    standing: Block | None = None  # statements run after every change until nothing changes
+    standing: Run | None = None  # statements run after every change until nothing changes
     render: dict[str, Any] = field(default_factory=dict)
     defs: dict[str, Fn] = field(default_factory=dict)
     index: Any = None

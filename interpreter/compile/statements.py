@@ -1,4 +1,5 @@
-"""Compile effect blocks (YAML lists of statements, `if:`, `for:` and `do:` items) into closures."""
+"""Compile effect blocks (YAML lists of statements, `if:`, `for:` and `do:` items) into closures; a whole
+block is then written out as one generated function (stmtgen.py) where it can be."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from meeple.compile.cardpaths import Pattern, zone_pattern
 from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.secrecy import EVERYONE, Origin, PlanCompiler, constant, meet
+from meeple.compile.stmtgen import block_function
 from meeple.compile.symbols import Path
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import did_you_mean
@@ -74,6 +76,33 @@ def _quiet_parse(text: Any) -> n.Node | None:
         return None
 
 
+def planned(run: Run, render: Callable[[list[str]], str], *fns: Fn, ends: bool = False) -> Run:
+    """Tag a statement's runner with what it does, for writing its block out as source (stmtgen.py):
+    work out `fns` in order, then run the line `render` makes of their sources. `ends`: the statement
+    may end the game."""
+    render.ends = ends  # type: ignore[attr-defined]
+    run.plan = ("call", render, list(fns), None)  # type: ignore[attr-defined]
+    return run
+
+
+def _binding(name: str) -> Callable[[list[str]], str]:
+    """The line of a `let`: a name bound to a value (the line fails only where the value does)."""
+
+    def line(v: list[str]) -> str:
+        return f"b[{name!r}] = {v[0]}"
+
+    line.binds = True  # type: ignore[attr-defined]
+    return line
+
+
+def _me(s: Any, b: dict[str, Any]) -> Any:
+    return b["me"]
+
+
+_me.source = "b['me']"  # type: ignore[attr-defined]
+_me.where = None  # type: ignore[attr-defined]
+
+
 class Block:
     """A compiled list of statements; calling it runs them in order with the given bindings."""
 
@@ -82,11 +111,24 @@ class Block:
     def __init__(self, steps: list[Run]) -> None:
         self.steps = steps
 
+    @property
+    def plan(self) -> tuple[str, list[Run]]:
+        return ("block", self.steps)
+
     def __call__(self, s: Any, b: dict[str, Any]) -> None:
         for step in self.steps:
             if s.over:  # `end game` stops the running effect, not only the flow
                 return
             step(s, b)
+
+
+def _put(
+    put: Callable[[Any, dict[str, Any], Any], None], fns: list[Fn], line: Callable[[list[str], str], str]
+) -> Callable[[Any, dict[str, Any], Any], None]:
+    """A setter tagged for writing out: it works out `fns` (after the value), then runs line(their sources,
+    the value's source)."""
+    put.plan = (fns, line)  # type: ignore[attr-defined]
+    return put
 
 
 class StmtCompiler:
@@ -107,10 +149,24 @@ class StmtCompiler:
         self.plans: PlanCompiler | None = None
         self.origins: dict[str, Origin] = {}
         self.context: list[tuple[n.Node, Scope, dict[str, Origin]]] = []
+        self.depth = 0  # blocks being compiled, one inside another
 
     # ------------------------------------------------------------ blocks
 
-    def block(self, items: Any, path: Path, scope: Scope) -> Block:
+    def block(self, items: Any, path: Path, scope: Scope) -> Run:
+        """The block's runner: written out as one generated function when it is a whole block (not one
+        inside an `if:` or `for:`, which its enclosing block writes out in place), else closures."""
+        self.depth += 1
+        try:
+            block = self.closures(items, path, scope)
+        finally:
+            self.depth -= 1
+        if self.depth or self.coverage is not None or self.ex.gen is None or not block.steps:
+            return block
+        default = Where(self.ex.sink.index, path, 0)
+        return block_function(block, self.ex.gen, default) or block
+
+    def closures(self, items: Any, path: Path, scope: Scope) -> Block:
         scope = dict(scope)
         if items is None:
             return Block([])
@@ -156,7 +212,9 @@ class StmtCompiler:
         if self.coverage is not None:
             where = place(self.locate((*path, "if"), 0))
             return self.coverage.branch(cond, then, orelse, path_name(path), where)
-        return lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)
+        run: Run = lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)  # noqa: E731
+        run.plan = ("if", cond, then, orelse)  # type: ignore[attr-defined]
+        return run
 
     @contextmanager
     def within(self, node: n.Node | None, scope: Scope) -> Iterator[None]:
@@ -209,6 +267,7 @@ class StmtCompiler:
                 if cond is None or cond(s, b):
                     body(s, b)
 
+        loop.plan = ("for", names, it, cond, body)  # type: ignore[attr-defined]
         return loop
 
     def statement(self, text: str, path: Path, scope: Scope) -> Run | None:
@@ -240,6 +299,9 @@ class StmtCompiler:
             except RUNTIME_ERRORS as err:
                 raise located(err, where) from err
 
+        plan = getattr(run, "plan", None)
+        if plan is not None and plan[0] == "call":
+            step.plan = (*plan[:3], where)  # type: ignore[attr-defined]
         return step
 
     # ------------------------------------------------------------ helpers
@@ -248,7 +310,7 @@ class StmtCompiler:
         return None if node is None else self.ex.expr(node, scope)
 
     def player_or_me(self, node: n.Node | None, scope: Scope) -> Fn:
-        return self.ex.expr(node, scope) if node is not None else (lambda s, b: b["me"])
+        return self.ex.expr(node, scope) if node is not None else _me
 
     def zone_key(self, node: n.Node, scope: Scope) -> Fn:
         """A zone named in a statement: a shared zone, or `<player>.<zone>`."""
@@ -291,9 +353,13 @@ class StmtCompiler:
         if isinstance(target, n.Name):
             name = target.id
             if name in scope:
-                return lambda s, b, v: b.__setitem__(name, v)
+                return _put(lambda s, b, v: b.__setitem__(name, v), [], lambda o, x: f"b[{name!r}] = {x}")
             if name in sym.game_vars:
-                return lambda s, b, v: s.set_var("gv", name, v)
+                return _put(
+                    lambda s, b, v: s.set_var("gv", name, v),
+                    [],
+                    lambda o, x: f"s.set_var('gv', {name!r}, {x})",
+                )
             self.sink.unknown(self.ex.path, target.pos, "variable", name, [*sym.game_vars, *scope])
             return None
         if isinstance(target, n.Attr):
@@ -301,13 +367,21 @@ class StmtCompiler:
             if isinstance(target.obj, n.Name) and target.obj.id == "turn" and "turn" not in scope:
                 if name not in sym.turn_vars:
                     self.sink.unknown(self.ex.path, target.pos, "turn variable", name, sym.turn_vars)
-                return lambda s, b, v: s.set_var("tv", name, v)
+                return _put(
+                    lambda s, b, v: s.set_var("tv", name, v),
+                    [],
+                    lambda o, x: f"s.set_var('tv', {name!r}, {x})",
+                )
             scope_name = target.obj.id if isinstance(target.obj, n.Name) else ""
             if scope_name in sym.scopes and scope_name not in scope:
                 if name not in sym.scopes[scope_name]:
                     known = sym.scopes[scope_name]
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
-                return lambda s, b, v: s.set_scoped(scope_name, name, v)
+                return _put(
+                    lambda s, b, v: s.set_scoped(scope_name, name, v),
+                    [],
+                    lambda o, x: f"s.set_scoped({scope_name!r}, {name!r}, {x})",
+                )
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) != "player":
                 self.ex.field_sets.append((name, self.ex.path, target.end - len(name)))
@@ -315,7 +389,11 @@ class StmtCompiler:
                 self.sink.unknown(
                     self.ex.path, target.end - len(name), "player field", name, sym.player_fields()
                 )
-            return lambda s, b, v: s.set_field(obj(s, b), name, v)
+            return _put(
+                lambda s, b, v: s.set_field(obj(s, b), name, v),
+                [obj],
+                lambda o, x: f"s.set_field({o[0]}, {name!r}, {x})",
+            )
         self.ex.error(target, "type/not-assignable", "cannot assign to this")
         return None
 
@@ -323,7 +401,12 @@ class StmtCompiler:
 
     def resource_change(self, node: n.Gain | n.Pay | n.Lose, scope: Scope, method: str) -> Run:
         bundle, who = self.ex.expr(node.bundle, scope), self.player_or_me(node.player, scope)
-        return lambda s, b: getattr(s, method)(who(s, b), bundle(s, b))
+        return planned(
+            lambda s, b: getattr(s, method)(who(s, b), bundle(s, b)),
+            lambda v: f"s.{method}({v[0]}, {v[1]})",
+            who,
+            bundle,
+        )
 
     def s_Gain(self, node: n.Gain, scope: Scope) -> Run:
         return self.resource_change(node, scope, "gain")
@@ -336,21 +419,32 @@ class StmtCompiler:
 
     def s_Transfer(self, node: n.Transfer, scope: Scope) -> Run:
         bundle, src, dst = (self.ex.expr(x, scope) for x in (node.bundle, node.source, node.dest))
-        return lambda s, b: s.transfer(bundle(s, b), src(s, b), dst(s, b))
+        return planned(
+            lambda s, b: s.transfer(bundle(s, b), src(s, b), dst(s, b)),
+            lambda v: f"s.transfer({v[0]}, {v[1]}, {v[2]})",
+            bundle,
+            src,
+            dst,
+        )
 
     def s_Let(self, node: n.Let, scope: Scope) -> Run:
         value = self.ex.expr(node.value, scope)
         name = node.name
         self.bind(name, node.value, scope)
         scope[name] = self.ex.type_of(node.value, scope)
-        return lambda s, b: b.__setitem__(name, value(s, b))
+        return planned(lambda s, b: b.__setitem__(name, value(s, b)), _binding(name), value)
 
     def s_Assign(self, node: n.Assign, scope: Scope) -> Run | None:
         value = self.ex.expr(node.value, scope)
         put = self.setter(node.target, scope)
         if put is None:
             return None
-        return lambda s, b: put(s, b, value(s, b))
+        run: Run = lambda s, b: put(s, b, value(s, b))  # noqa: E731
+        written = getattr(put, "plan", None)
+        if written is None:
+            return run
+        put_fns, put_line = written
+        return planned(run, lambda v: put_line(v[1:], v[0]), value, *put_fns)
 
     def current(self, target: n.Node, scope: Scope) -> Fn:
         """The value a `+=` or `add … to` target holds before the change: reading it is part of the write,
@@ -388,7 +482,14 @@ class StmtCompiler:
         put = self.setter(node.target, scope)
         if put is None:
             return None
-        return lambda s, b: put(s, b, tuple(get(s, b) or ()) + (item(s, b),))
+        run: Run = lambda s, b: put(s, b, tuple(get(s, b) or ()) + (item(s, b),))  # noqa: E731
+        written = getattr(put, "plan", None)
+        if written is None:
+            return run
+        put_fns, put_line = written
+        return planned(
+            run, lambda v: put_line(v[2:], f"tuple({v[0]} or ()) + ({v[1]},)"), get, item, *put_fns
+        )
 
     def word_at(self, node: n.Node, word: str, after: int = 0) -> int:
         """Where a bare word of a statement (a kind, an action name) starts inside its text."""
@@ -415,11 +516,23 @@ class StmtCompiler:
         site, who = self.ex.expr(node.site, scope), self.player_or_me(node.owner, scope)
         extra = [(k.name, self.ex.expr(k.value, scope)) for k in node.fields]
         kind = node.kind
-        return lambda s, b: s.place(kind, site(s, b), who(s, b), {k: f(s, b) for k, f in extra})
+        keys = [k for k, _ in extra]
+
+        def line(v: list[str]) -> str:
+            fields = ", ".join(f"{k!r}: {x}" for k, x in zip(keys, v[2:]))
+            return f"s.place({kind!r}, {v[0]}, {v[1]}, {{{fields}}})"
+
+        return planned(
+            lambda s, b: s.place(kind, site(s, b), who(s, b), {k: f(s, b) for k, f in extra}),
+            line,
+            site,
+            who,
+            *(f for _, f in extra),
+        )
 
     def s_Remove(self, node: n.Remove, scope: Scope) -> Run:
         piece = self.ex.expr(node.piece, scope)
-        return lambda s, b: s.remove(piece(s, b))
+        return planned(lambda s, b: s.remove(piece(s, b)), lambda v: f"s.remove({v[0]})", piece)
 
     def s_Replace(self, node: n.Replace, scope: Scope) -> Run:
         self.check_kind(node, node.kind, node.piece.end - node.pos)
@@ -454,7 +567,12 @@ class StmtCompiler:
 
     def s_MovePiece(self, node: n.MovePiece, scope: Scope) -> Run:
         piece, site = self.ex.expr(node.piece, scope), self.ex.expr(node.site, scope)
-        return lambda s, b: s.move_piece(piece(s, b), site(s, b))
+        return planned(
+            lambda s, b: s.move_piece(piece(s, b), site(s, b)),
+            lambda v: f"s.move_piece({v[0]}, {v[1]})",
+            piece,
+            site,
+        )
 
     def s_Draw(self, node: n.Draw, scope: Scope) -> Run:
         count = self.ex.expr(node.count, scope)
@@ -489,7 +607,10 @@ class StmtCompiler:
         if not (1 <= dice <= MAX_DICE and 1 <= sides <= MAX_SIDES):
             message = f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES:,} sides, not {dice}d{sides}"
             self.sink.at(self.ex.path, node.pos + len("roll "), "rules/dice", message)
-        return lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me")))
+        return planned(
+            lambda s, b: b.__setitem__(name, s.roll(dice, sides, b.get("me"))),
+            lambda v: f"b[{name!r}] = s.roll({dice!r}, {sides!r}, b.get('me'))",
+        )
 
     def s_Grant(self, node: n.Grant, scope: Scope) -> Run:
         action = node.action
@@ -592,10 +713,15 @@ class StmtCompiler:
 
     def s_Win(self, node: n.Win, scope: Scope) -> Run:
         who = self.ex.expr(node.player, scope)
-        return lambda s, b: s.declare_winners([who(s, b)])
+        return planned(
+            lambda s, b: s.declare_winners([who(s, b)]),
+            lambda v: f"s.declare_winners([{v[0]}])",
+            who,
+            ends=True,
+        )
 
     def s_EndTurn(self, node: n.EndTurn, scope: Scope) -> Run:
-        return lambda s, b: s.end_turn()
+        return planned(lambda s, b: s.end_turn(), lambda v: "s.end_turn()")
 
     def s_EndGame(self, node: n.EndGame, scope: Scope) -> Run:
-        return lambda s, b: s.end_game()
+        return planned(lambda s, b: s.end_game(), lambda v: "s.end_game()", ends=True)

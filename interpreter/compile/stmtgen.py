@@ -1,0 +1,173 @@
+"""Write a compiled effect block out as one Python function, compiled once with `compile()`.
+
+The statement compiler (statements.py) builds each block as closures and tags each runner with a plan:
+what it calls and with which values. Here a block's plans become straight lines of source: the values'
+generated expressions in place, `if:` and `for:` items as Python's own, nested blocks inlined. A runner
+without a plan (a grant, a draw, a log line) is called as it is. The function behaves as the closures do:
+the same calls in the same order, each block stopping once the game is over, and a Python error reported
+at the rule (the expression, else the statement) whose line raised it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import count
+from typing import Any
+
+from meeple.compile.where import Where
+
+Run = Callable[[Any, dict[str, Any]], None]
+# A value whose source may stand in a line as it is: it cannot raise, nor costs anything to repeat.
+_PLAIN = re.compile(r"(b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
+_MAX_LINES = 2_000  # a block longer than this stays closures (Python's compiler copes, but it gains little)
+
+# A plan, as the attribute `plan` of a runner:
+#   ("call", render, fns, where)   evaluate fns in order, then the line render(their sources), at `where`
+#   ("if", cond, then, orelse)     cond an expression, then / orelse runners
+#   ("for", names, it, cond, body) cond an expression or None, body a runner
+#   ("block", steps)               runners in order, stopping once the game is over
+
+
+class _Unsupported(Exception):
+    pass
+
+
+class _Writer:
+    def __init__(self, gen: Any) -> None:
+        self.gen = gen
+        self.lines: list[str] = []
+        self.wheres: dict[int, Where] = {}
+        self.temps = count()
+
+    def add(self, pad: str, line: str, where: Where | None = None) -> None:
+        self.lines.append(pad + line)
+        if where is not None:
+            self.wheres[len(self.lines) + 2] = where  # the def and `try:` lines come first
+        if len(self.lines) > _MAX_LINES:
+            raise _Unsupported("too long")
+
+    def value(self, fn: Any, pad: str) -> str:
+        """The source of an expression's value, worked out on a line of its own when it may raise."""
+        if hasattr(fn, "const"):
+            return str(self.gen.const(fn.const))
+        source = getattr(fn, "source", None)
+        if source is not None and hasattr(fn, "where"):  # generated, of the bindings `b`
+            if _PLAIN.match(source):
+                return str(source)
+            temp = f"_t{next(self.temps)}"
+            self.add(pad, f"{temp} = {source}", fn.where)
+            return temp
+        temp = f"_t{next(self.temps)}"
+        self.add(pad, f"{temp} = {self.gen.const(fn)}(s, b)")  # closures locate their own errors
+        return temp
+
+    def run(self, step: Any, pad: str, stop: str) -> None:
+        plan = getattr(step, "plan", None)
+        if plan is None:
+            self.add(pad, f"{self.gen.const(step)}(s, b)")
+            return
+        kind = plan[0]
+        if kind == "call":
+            _, render, fns, where = plan
+            if getattr(render, "binds", False) and len(fns) == 1 and hasattr(fns[0], "where"):
+                # `let`: only its value can fail, on the very line that binds it
+                self.add(pad, render([fns[0].source]), fns[0].where)
+                return
+            values = [self.value(fn, pad) for fn in fns]
+            self.add(pad, render(values), where)
+        elif kind == "block":
+            self.steps(plan[1], pad, stop, check_first=False)
+        elif kind == "if":
+            _, cond, then, orelse = plan
+            self.add(pad, f"if {self.value(cond, pad)}:")
+            self.branch(then, pad + "    ", stop)
+            if _has_steps(orelse):
+                self.add(pad, "else:")
+                self.branch(orelse, pad + "    ", stop)
+        elif kind == "for":
+            _, names, it, cond, body = plan
+            item = f"_i{next(self.temps)}"
+            self.add(pad, f"for {item} in list(_units({self.value(it, pad)})):", getattr(it, "where", None))
+            inner = pad + "    "
+            if len(names) == 1:
+                self.add(inner, f"b[{names[0]!r}] = {item}")
+            else:  # as the closures bind them: pair by pair, as many as both have
+                self.add(inner, f"b.update(zip({self.gen.const(tuple(names))}, {item}))")
+            if cond is not None:
+                self.add(inner, f"if not {self.value(cond, inner)}:")
+                self.add(inner + "    ", "continue")
+            self.add(inner, "if s.over:")  # an earlier pass may have ended the game: the body stops
+            self.add(inner + "    ", "continue")
+            self.branch(body, inner, "continue")
+        else:
+            raise _Unsupported(kind)
+
+    def branch(self, runner: Any, pad: str, stop: str) -> None:
+        before = len(self.lines)
+        self.steps(_steps_of(runner), pad, stop, check_first=False)
+        if len(self.lines) == before:
+            self.add(pad, "pass")
+
+    def steps(self, steps: list[Any], pad: str, stop: str, check_first: bool) -> None:
+        may_end = check_first
+        for step in steps:
+            if may_end:
+                self.add(pad, "if s.over:")
+                self.add(pad + "    ", stop)
+            self.run(step, pad, stop)
+            may_end = _may_end(step)
+
+
+def _may_end(step: Any) -> bool:
+    """Whether a runner may end the game: any but a statement known not to (only `win` and `end game`
+    do, of those with a plan; a nested block or an `if:` as its statements)."""
+    plan = getattr(step, "plan", None)
+    if plan is None:
+        return True
+    if plan[0] == "call":
+        return bool(getattr(plan[1], "ends", False))
+    if plan[0] == "block":
+        return any(_may_end(x) for x in plan[1])
+    if plan[0] == "if":
+        return _may_end(plan[2]) or _may_end(plan[3])
+    return True  # a loop: its body checks before each pass
+
+
+def _steps_of(runner: Any) -> list[Any]:
+    plan = getattr(runner, "plan", None)
+    if plan is not None and plan[0] == "block":
+        return list(plan[1])
+    return [runner]
+
+
+def _has_steps(runner: Any) -> bool:
+    plan = getattr(runner, "plan", None)
+    return not (plan is not None and plan[0] == "block" and not plan[1])
+
+
+def block_function(block: Any, gen: Any, default: Where) -> Run | None:
+    """`f(s, b)` running the block's statements, or None when it cannot be written out."""
+    w = _Writer(gen)
+    try:
+        w.steps(_steps_of(block), "    ", "return", check_first=False)
+    except _Unsupported:
+        return None
+    body = w.lines or ["    pass"]
+    source = "\n".join(
+        [
+            "def _block(s, b):",
+            "  try:",
+            *body,
+            "  except _RUNTIME_ERRORS as err:",
+            f"    raise _located_by_line(err, {gen.const(w.wheres)}, {gen.const(default)}) from err",
+        ]
+    )
+    ns = gen.ns  # the generated expressions' namespace: the block is defined there and taken out
+    try:
+        exec(compile(source + "\n", "<effect>", "exec"), ns)  # noqa: S102 - our own source
+    except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
+        return None
+    fn: Run = ns.pop("_block")
+    fn.source = source  # type: ignore[attr-defined]
+    return fn

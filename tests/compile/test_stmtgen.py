@@ -1,0 +1,171 @@
+"""Effect blocks written out as one generated function (compile/stmtgen.py): the same game as the closures,
+the same stops once the game is over, and a failing rule reported at the same place."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_codegen import load_tiny, offers_along_a_random_game
+
+import meeple
+from meeple.compile.statements import Block
+from meeple.errors import RuleRuntimeError
+from meeple.tools.simulate import instrumented
+
+RULES = """
+game: {name: Written out, players: {min: 2, max: 2}}
+components:
+  resources: [coin]
+  pieces: {stone: {supply: 6}}
+board: {grid: {width: 3, height: 2}}
+vars:
+  game: {placed: 0, last: none, rows: [[1, 2], [3, 4]]}
+  player: {marks: []}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect:
+      - let here = cell
+      - place stone at here for me
+      - set placed = placed + 1
+      - set last = here
+      - add here to me.marks
+      - gain 1 coin
+      - if: placed % 2 == 0
+        then: [gain 1 coin]
+        else:
+          - for: p in players
+            if: p != me
+            do: ["gain 2 coin to p"]
+      - if: len(me.marks) == 3
+        then: [win me]
+  clear:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) > 0]"}
+    when: me.coin >= 4
+    effect:
+      - for: x in pieces_at(cell)
+        do: ["remove x"]
+      - pay 4 coin
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: placed >= 12
+    do: [{choose: [put, clear]}]
+"""
+
+
+def test_an_effect_is_one_generated_function_that_plays_as_the_closures(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, RULES, players=2)
+    put = game.definition.actions["put"].effect
+    source = put.source
+    # Every statement in place: a let, a placement, sets, an add, gains, an if, a for with a condition.
+    for line in (
+        "b['here'] = b['cell']",
+        "s.place('stone', b['here'], b['me'], {})",
+        "s.set_var('gv', 'placed'",
+    ):
+        assert line in source
+    assert "for _i" in source and "s.declare_winners(" in source
+    assert "(s, b)" not in source.split("\n", 1)[1]  # no statement left to its closure
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, RULES, players=2)
+    assert isinstance(slow.definition.actions["put"].effect, Block)
+    for seed in range(1, 9):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+def test_the_rules_counted_for_coverage_stay_closures(tmp_path):
+    game = load_tiny(tmp_path, RULES, players=2)
+    counted = instrumented(game).game
+    assert isinstance(counted.definition.actions["put"].effect, Block)
+    assert not isinstance(game.definition.actions["put"].effect, Block)
+
+
+ENDS = """
+game: {name: Ends, players: {min: 2, max: 2}}
+vars:
+  game: {passes: 0, after: 0, checked: 0}
+actions:
+  go:
+    effect:
+      - for: i in 1..4
+        if: "i > 0 and pick([1]) == 1"
+        do:
+          - set passes = passes + 1
+          - if: passes == 2
+            then: [win me]
+          - set checked = checked + 1
+      - set after = 1
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [go]}]
+"""
+
+
+@pytest.mark.parametrize("codegen", ["1", "0"])
+def test_a_win_stops_the_block_and_the_loop_goes_on_through_its_conditions_only(
+    tmp_path, monkeypatch, codegen
+):
+    monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
+    game = load_tiny(tmp_path, ENDS, players=2)
+    assert isinstance(game.definition.actions["go"].effect, Block) == (codegen == "0")
+    state = game.new_game(seed=3)
+    state.apply("go")
+    assert state.is_over and state.winners == [state.players[0]]
+    assert state.gv["passes"] == 2 and state.gv["checked"] == 1 and state.gv["after"] == 0
+    # The two passes after the win still drew for their condition, as the closures do.
+    expected = random.Random(3)
+    for _ in range(4):
+        expected.choice([1])
+    assert state.rng.getstate() == expected.getstate()
+
+
+FAILS = """
+game: {name: Fails, players: {min: 2, max: 2}}
+board: {grid: {width: 2, height: 1}}
+components:
+  pieces: {stone: {supply: 4}}
+vars:
+  game: {rows: [1, 2]}
+actions:
+  bad_index:
+    effect:
+      - let first = rows[0]
+      - let third = rows[2]
+  bad_site:
+    effect: ["place stone at 'z9' for me"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [bad_index, bad_site]}]
+"""
+
+
+@pytest.mark.parametrize("action", ["bad_index", "bad_site"])
+def test_a_failing_rule_is_reported_where_the_closures_report_it(tmp_path, monkeypatch, action):
+    reports = []
+    for codegen in ("1", "0"):
+        monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
+        state = load_tiny(tmp_path, FAILS, players=2).new_game(seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            state.apply(action)
+        err = info.value
+        assert err.span is not None
+        reports.append((str(err), err.span.line, err.span.col))
+    assert reports[0] == reports[1]
+    line = reports[0][1]
+    text = FAILS.splitlines()[line - 1]
+    assert ("rows[2]" in text) if action == "bad_index" else ("'z9'" in text)
+
+
+def test_the_seed_games_effects_are_written_out():
+    for name in ("climbers_of_verdon", "k2", "pluvionauts", "caravan_conquest", "tabletop_climber"):
+        game = meeple.load(name)
+        effects = [a.effect for a in game.definition.actions.values()]
+        written = [e for e in effects if not isinstance(e, Block)]
+        assert len(written) >= len(effects) - 1, name  # an empty effect stays a Block
