@@ -264,6 +264,7 @@ class SourceGen:
         self.positional: dict[str, Callable[..., Any]] = {}  # defs taking their arguments in order
         # Small defs written out where they are called: name -> (body, scope, parameters).
         self.inline: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...]]] = {}
+        self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         self.ns: dict[str, Any] = {
             "_units": units,
@@ -521,14 +522,16 @@ class SourceGen:
 
     def surely_distinct(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
         """Whether a list's values are surely all different, so `distinct` would hand back the same list:
-        a range, the players, a piece query, a constant list of different values, or a comprehension
-        that keeps some of the items of such a list as they are."""
+        a range, the players, a piece query, a constant list of different values, a comprehension that
+        keeps some of the items of such a list as they are, or a def of no parameters giving one."""
         if isinstance(node, n.RangeLit):
             return True
         if isinstance(node, n.Name) and node.id == "players":  # the seats, unless it names something else
             sym = self.sym
             return all(node.id not in names for names in (scope, local, sym.game_vars, sym.zones))
         if isinstance(node, n.Call) and isinstance(node.func, n.Name):
+            if node.func.id in self.distinct_defs and not node.args:
+                return True
             return node.func.id in ("pieces", "pieces_at") and node.func.id not in self.sym.defs
         if isinstance(node, n.ListComp):
             [*comps] = node.comps

@@ -377,6 +377,8 @@ class GameCompiler:
                 node = self.ex.parse_at(body, ("defs", key))
                 if node is not None:
                     self.ex.gen.offer_inline(name, node, scope, params)
+                    if not params and self.ex.gen.surely_distinct(node, scope, set()):
+                        self.ex.gen.distinct_defs.add(name)  # its calls need no `distinct`
 
     def positional_defs(self) -> None:
         """Every def generated source may call, with its arguments in order (closures wrapped)."""

@@ -470,3 +470,14 @@ def test_queries_of_a_rule_files_only_piece_kind_skip_the_kind_and_a_pure_count_
     assert "put(cell=a1)" not in [str(a) for a in state.legal_actions()]
     assert "flip(cell=a1)" in [str(a) for a in state.legal_actions()]  # p2 may turn p1's stone
     plays_as_the_closures(tmp_path, monkeypatch, ONE_KIND_RULES, game, range(1, 6))
+
+
+def test_a_domain_given_by_a_def_of_a_list_without_repeats_is_not_passed_through_distinct():
+    game = meeple.load(ROOT / "examples" / "classic" / "connect_four.yaml")
+    # open_columns(): [x for x in 0..6 if …] can hold no value twice, nor can its calls
+    assert "open_columns" in game.definition.actions["drop"].fast.source
+    assert "_b_distinct" not in game.definition.actions["drop"].fast.source
+    state = game.new_game(seed=1)
+    for _ in range(6):
+        state.apply("drop(column=3)")  # the column fills up and is offered no more
+    assert [str(a) for a in state.legal_actions()] == [f"drop(column={x})" for x in (0, 1, 2, 4, 5, 6)]
