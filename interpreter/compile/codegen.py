@@ -102,7 +102,7 @@ _PIECE_RECORD = frozenset({"kind", "owner", "site"})
 _CONST_NAME = re.compile(r"_k\d+\Z")
 _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
-_SIMPLE_ARG = re.compile(r"(v_\w+|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
+_SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
 _BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
 
 
@@ -264,6 +264,9 @@ class SourceGen:
         self.positional: dict[str, Callable[..., Any]] = {}  # defs taking their arguments in order
         # Small defs written out where they are called: name -> (body, scope, parameters).
         self.inline: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...]]] = {}
+        # Defs with a comprehension written out where no memo is kept: name -> (body, scope, parameters,
+        # the names its comprehensions bind).
+        self.inline_direct: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...], set[str]]] = {}
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         self.ns: dict[str, Any] = {
@@ -328,17 +331,21 @@ class SourceGen:
         return fn
 
     def offer_inline(self, name: str, node: n.Node, scope: dict[str, Any], params: tuple[str, ...]) -> None:
-        """Keep a compiled def to be written out at its later calls when it is small and cheap: no loops,
-        no randomness, only other such defs and cheap built-ins. Its memo is lost there, which costs less
-        than the call and the memo lookup it saves."""
+        """Keep a compiled def to be written out at its later calls when it is small and cheap: no
+        randomness, only other such defs and cheap built-ins. Its memo is lost there, which costs less than
+        the call and the memo lookup it saves. One with a comprehension is written out only where no memo
+        is kept (effects, the flow): with a memo, its kept results are worth more."""
         size = 0
         stack = [node]
+        bound: set[str] = set()  # the names its comprehensions bind
         while stack:
             x = stack.pop()
             size += 1
-            if not isinstance(x, _INLINE_NODES) or size > _INLINE_SIZE:
+            if isinstance(x, n.CompFor):
+                bound.update(x.names)
+            elif not isinstance(x, _INLINE_NODES + (n.ListComp, n.GenCall)) or size > _INLINE_SIZE:
                 return
-            if isinstance(x, n.Call):
+            if isinstance(x, n.Call | n.GenCall):
                 fn = x.func
                 if not isinstance(fn, n.Name) or (fn.id not in self.inline and fn.id not in _INLINE_BUILTINS):
                     return
@@ -350,7 +357,25 @@ class SourceGen:
                     stack.append(v)
                 elif isinstance(v, tuple | list):
                     stack.extend(i for i in v if isinstance(i, n.Node))
-        self.inline[name] = (node, dict(scope), params)
+        if not bound:
+            self.inline[name] = (node, dict(scope), params)
+        elif not bound & set(params):  # a parameter a comprehension hides would be replaced inside it
+            self.inline_direct[name] = (node, dict(scope), params, bound)
+
+    def written_out_direct(self, name: str, args: list[str]) -> str | None:
+        """The source of a call to a def with a comprehension, its body in place: every argument plain (it
+        is read at each pass), and none naming what the body's comprehensions bind. None to call it."""
+        node, scope, params, bound = self.inline_direct[name]
+        if len(args) != len(params) or not all(_SIMPLE_ARG.match(a) for a in args):
+            return None
+        if any(a == f"v_{x}" for a in args for x in bound):
+            return None
+        saved = self.subst
+        self.subst = dict(zip(params, args))
+        try:
+            return f"({self.gen(node, dict(scope), set(params))})"
+        finally:
+            self.subst = saved
 
     def written_out(self, name: str, args: list[str]) -> str | None:
         """The source of a call to an inlinable def with its body in place, or None to call it."""
@@ -481,6 +506,11 @@ class SourceGen:
             query = obj_node.args[0]  # type: ignore[attr-defined]
             site_kind = self.site_and_kind(query, scope, local)
             if site_kind is not None:  # straight from the site's pieces
+                site, kind = site_kind.rsplit(", ", 1)
+                if kind == "None" and _SIMPLE_ARG.match(site):  # any kind: the first piece there
+                    return self.reads_state(
+                        f"(s.pieces[s.at[{site}][0]][{name!r}] if s.at.get({site}) else None)"
+                    )
                 return self.reads_state(f"_field_at(s, {site_kind}, {name!r})")
             refs = self.gen(query, scope, local)
             return self.reads_state(f"_first_field(s, {refs}, {name!r})")
@@ -584,6 +614,8 @@ class SourceGen:
             # only one of the two calls runs, so each argument is still worked out once.
             listed = "".join(", " + a for a in args)
             direct = f"_D[{name!r}](s{listed})"
+            if name in self.inline_direct:
+                direct = self.written_out_direct(name, args) or direct
             if len(args) == 1:
                 return f"({direct} if s._memo is None else _call1(s, {name!r}, _D[{name!r}], {args[0]}))"
             return f"({direct} if s._memo is None else _call(s, {name!r}, _D[{name!r}]{listed}))"

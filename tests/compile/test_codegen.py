@@ -279,7 +279,8 @@ def test_a_field_of_the_first_piece_found_reads_its_record_and_plays_as_the_clos
     fast = meeple.load(CLASSIC / f"{name}.yaml", players=2)
     wrapper = fast.definition.defs["full_line"]  # the generated def, called with its arguments by name
     [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
-    assert "_field_at(s, v_c, " in generated.source  # owner(c), written out in place, read at the cell
+    # owner(c), written out in place: the first piece's record at the cell (the only kind of piece)
+    assert "(s.pieces[s.at[v_c][0]]['owner'] if s.at.get(v_c) else None)" in generated.source
     monkeypatch.setenv("MEEPLE_CODEGEN", "0")
     slow = meeple.load(CLASSIC / f"{name}.yaml", players=2)
     for seed in (1, 2, 3, 4):  # lines are checked through the owner of each cell's first piece
@@ -318,7 +319,10 @@ flow:
 def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, MIXED_SITE_RULES, players=2)
     sources = "".join(game.definition.actions[a].fast.source for a in ("put_pawn", "put_flag", "steal"))
-    assert "_field_at(s, v_c, 'flag', 'owner')" in sources and "_field_at(s, v_c, None, 'kind')" in sources
+    assert (
+        "_field_at(s, v_c, 'flag', 'owner')" in sources
+        and "(s.pieces[s.at[v_c][0]]['kind'] if s.at.get(v_c) else None)" in sources
+    )
     assert "_count_at(s, v_c, 'flag')" in sources and "len(s.at.get(v_c, ()))" in sources  # any kind
     assert "len(s.pieces)" in sources and "_count_pieces(s, 'flag')" in sources
     assert "(_count_at(s, v_c, 'flag') != 0)" in sources  # none != first(pieces_at(c, 'flag'))
@@ -422,7 +426,10 @@ def test_a_def_called_while_the_state_may_change_is_called_straight_and_else_thr
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
     wrapper = game.definition.defs["worth"]
     [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
-    assert "_D['stones'](s, v_c) if s._memo is None else _call1(s, 'stones', " in generated.source
+    # stones(c) has a comprehension: written out in place where no memo is kept, else called with its memo
+    straight, memoised = generated.source.split(" if s._memo is None else ")
+    assert "_b_pieces_at(s, v_c)" in straight and "_D['stones']" not in straight
+    assert memoised.startswith("_call1(s, 'stones', _D['stones'], v_c)")
     state = game.new_game(seed=1)
     state.apply("put(cell=a1)")
     state.forget()  # nothing kept yet
@@ -464,7 +471,9 @@ def test_queries_of_a_rule_files_only_piece_kind_skip_the_kind_and_a_pure_count_
     # Every piece is a stone: a site's pieces are counted without looking at kinds, all pieces likewise;
     # len(cells) does not change and is 6 in the source.
     assert "len(s.at.get(v_c, ())) == 0" in put and "(len(s.pieces) < 6)" in put
-    assert "_field_at(s, v_c, None, 'owner')" in flip and "'stone'" not in put + flip
+    assert (
+        "(s.pieces[s.at[v_c][0]]['owner'] if s.at.get(v_c) else None)" in flip and "'stone'" not in put + flip
+    )
     state = game.new_game(seed=1)
     state.apply("put(cell=a1)")
     assert "put(cell=a1)" not in [str(a) for a in state.legal_actions()]
@@ -481,3 +490,39 @@ def test_a_domain_given_by_a_def_of_a_list_without_repeats_is_not_passed_through
     for _ in range(6):
         state.apply("drop(column=3)")  # the column fills up and is offered no more
     assert [str(a) for a in state.legal_actions()] == [f"drop(column={x})" for x in (0, 1, 2, 4, 5, 6)]
+
+
+HYGIENE_RULES = """
+game: {name: Hygiene, players: {min: 2, max: 2}}
+board: {grid: {width: 3, height: 2}}
+vars:
+  game: {total: 0, shadowed: 0, near: 0}
+defs:
+  same(l, x): "len([c for c in l if c == x])"
+  hides(c): "len([c for c in cells])"
+  row_mates(x): "len([c for c in cells if c.y == x.y])"
+actions:
+  go:
+    effect:
+      - "set total = sum(same(cells, c) for c in cells)"
+      - "set shadowed = hides('a1')"
+      - "set near = row_mates('a1')"
+      - end game
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [go]}]
+"""
+
+
+def test_a_def_with_a_comprehension_is_written_out_in_an_effect_only_where_no_name_is_captured(tmp_path):
+    game = load_tiny(tmp_path, HYGIENE_RULES, players=2)
+    source = game.definition.actions["go"].effect.source
+    # same(cells, c) inside a comprehension over c: its body binds c too, so it stays a call; hides(c)
+    # binds its own parameter: a call too; row_mates('a1') is written out.
+    assert "_D['same'](s, _k" in source and "_D['hides'](s, 'a1')" in source
+    assert "_D['row_mates']" not in source.split(" if s._memo is None else ")[2]
+    state = game.new_game(seed=1)
+    state.apply("go")
+    assert (state.gv["total"], state.gv["shadowed"], state.gv["near"]) == (6, 6, 3)
