@@ -338,6 +338,7 @@ class SourceGen:
         size = 0
         stack = [node]
         bound: set[str] = set()  # the names its comprehensions bind
+        loops = False  # it calls a def with a comprehension
         while stack:
             x = stack.pop()
             size += 1
@@ -347,9 +348,13 @@ class SourceGen:
                 return
             if isinstance(x, n.Call | n.GenCall):
                 fn = x.func
-                if not isinstance(fn, n.Name) or (fn.id not in self.inline and fn.id not in _INLINE_BUILTINS):
+                if not isinstance(fn, n.Name):
                     return
-                if fn.id in self.sym.defs and fn.id not in self.inline:
+                if fn.id in self.inline_direct:  # a def with a comprehension: this one has loops too
+                    loops = True
+                elif fn.id not in self.inline and fn.id not in _INLINE_BUILTINS:
+                    return
+                elif fn.id in self.sym.defs and fn.id not in self.inline:
                     return
             for f in dataclasses.fields(x):
                 v = getattr(x, f.name)
@@ -357,7 +362,7 @@ class SourceGen:
                     stack.append(v)
                 elif isinstance(v, tuple | list):
                     stack.extend(i for i in v if isinstance(i, n.Node))
-        if not bound:
+        if not bound and not loops:
             self.inline[name] = (node, dict(scope), params)
         elif not bound & set(params):  # a parameter a comprehension hides would be replaced inside it
             self.inline_direct[name] = (node, dict(scope), params, bound)
@@ -687,6 +692,72 @@ class SourceGen:
         """The list or tuple a piece of source names when it is a constant, else None."""
         value = self.ns.get(source) if _CONST_NAME.match(source) else None
         return value if type(value) is list or type(value) is tuple else None
+
+    # ------------------------------------------------------------ tests as statements
+
+    def test_lines(self, node: n.Node, scope: dict[str, Any], pad: str) -> tuple[list[str], str] | None:
+        """A test of an effect's `if:` as statements: `any`/`all` of one comprehension as a Python loop
+        that stops at the item that decides, a small def with such a body written out the same way. Lines
+        (at `pad`) and the name holding the test's value; None when the test is not of that shape. The
+        lines hold for a state with no memo on (as in effects); they are for `if s._memo is None:`."""
+        lines: list[str] = []
+        try:
+            result = self.loop_test(node, scope, set(), pad, lines, set())
+        except Unsupported:
+            return None
+        return None if result is None else (lines, result)
+
+    def loop_test(
+        self, node: n.Node, scope: dict[str, Any], local: set[str], pad: str, lines: list[str], live: set[str]
+    ) -> str | None:
+        """Append the statements of a test to `lines`; the name of its value, or None (nothing appended)
+        for a test of another shape. `live`: the loop names bound around it, which it must not rebind."""
+        if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.inline_direct:
+            body, def_scope, params, bound = self.inline_direct[node.func.id]
+            if node.kwargs or len(node.args) != len(params) or bound & live:
+                return None
+            args = [self.gen(a, scope, local) for a in node.args]
+            if not all(_SIMPLE_ARG.match(a) for a in args) or any(a == f"v_{x}" for a in args for x in bound):
+                return None
+            saved = self.subst
+            self.subst = dict(zip(params, args))
+            try:
+                return self.loop_test(body, dict(def_scope), set(params), pad, lines, live)
+            finally:
+                self.subst = saved
+        if not (
+            isinstance(node, n.GenCall)
+            and isinstance(node.func, n.Name)
+            and node.func.id in ("any", "all")
+            and node.func.id not in self.sym.defs
+            and len(node.comps) == 1
+        ):
+            return None
+        comp = node.comps[0]
+        if set(comp.names) & (live | local):
+            return None
+        _identifiers(comp.names)
+        it = self.gen(comp.iter, scope, local)
+        inner_scope, inner_local = dict(scope), local | set(comp.names)
+        kind = self.ex.element_type(comp.iter, scope)
+        for nm in comp.names:
+            inner_scope[nm] = kind
+        result = f"_q{len(lines)}_{len(pad)}"
+        found = node.func.id == "any"  # the value when an item decides
+        lines.append(f"{pad}{result} = {not found}")
+        targets = ", ".join(f"v_{nm}" for nm in comp.names)
+        lines.append(f"{pad}for {targets} in {it if self.is_sequence(comp.iter, it) else f'_units({it})'}:")
+        inner = pad + "    "
+        for cond in comp.conds:
+            lines.append(f"{inner}if not ({self.gen(cond, inner_scope, inner_local)}):")
+            lines.append(f"{inner}    continue")
+        value = self.loop_test(node.elt, inner_scope, inner_local, inner, lines, live | set(comp.names))
+        if value is None:
+            value = f"({self.gen(node.elt, inner_scope, inner_local)})"
+        lines.append(f"{inner}if {'' if found else 'not '}{value}:")
+        lines.append(f"{inner}    {result} = {found}")
+        lines.append(f"{inner}    break")
+        return result
 
     def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:
         if not isinstance(node.func, n.Name) or node.func.id not in BUILTINS:

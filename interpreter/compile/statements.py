@@ -206,14 +206,16 @@ class StmtCompiler:
 
     def if_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)
-        with self.within(_quiet_parse(item["if"]), scope):
+        test = _quiet_parse(item["if"])
+        test_scope = dict(scope)
+        with self.within(test, scope):
             then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
             orelse = self.block(item.get("else"), (*path, "else"), scope)
         if self.coverage is not None:
             where = place(self.locate((*path, "if"), 0))
             return self.coverage.branch(cond, then, orelse, path_name(path), where)
         run: Run = lambda s, b: then(s, b) if cond(s, b) else orelse(s, b)  # noqa: E731
-        run.plan = ("if", cond, then, orelse)  # type: ignore[attr-defined]
+        run.plan = ("if", cond, then, orelse, test, test_scope)  # type: ignore[attr-defined]
         return run
 
     @contextmanager

@@ -24,7 +24,8 @@ _MAX_LINES = 2_000  # a block longer than this stays closures (Python's compiler
 
 # A plan, as the attribute `plan` of a runner:
 #   ("call", render, fns, where)   evaluate fns in order, then the line render(their sources), at `where`
-#   ("if", cond, then, orelse)     cond an expression, then / orelse runners
+#   ("if", cond, then, orelse, test, scope)
+#                                  cond an expression (test its node, in scope), then / orelse runners
 #   ("for", names, it, cond, body) cond an expression or None, body a runner
 #   ("block", steps)               runners in order, stopping once the game is over
 
@@ -79,8 +80,8 @@ class _Writer:
         elif kind == "block":
             self.steps(plan[1], pad, stop, check_first=False)
         elif kind == "if":
-            _, cond, then, orelse = plan
-            self.add(pad, f"if {self.value(cond, pad)}:")
+            _, cond, then, orelse, test, scope = plan
+            self.add(pad, f"if {self.test(cond, test, scope, pad)}:")
             self.branch(then, pad + "    ", stop)
             if _has_steps(orelse):
                 self.add(pad, "else:")
@@ -102,6 +103,21 @@ class _Writer:
             self.branch(body, inner, "continue")
         else:
             raise _Unsupported(kind)
+
+    def test(self, cond: Any, node: Any, scope: dict[str, Any], pad: str) -> str:
+        """The source of an `if:` test's value; a test that is a search (`any`/`all` of a comprehension,
+        or a def of one) is worked out as loops first, where no memo is on."""
+        where = getattr(cond, "where", None)
+        lowered = None if node is None or where is None else self.gen.test_lines(node, scope, pad + "    ")
+        if lowered is None:
+            return self.value(cond, pad)
+        lines, name = lowered
+        self.add(pad, "if s._memo is None:")
+        for line in lines:
+            self.add("", line, where)
+        self.add(pad, "else:")
+        self.add(pad + "    ", f"{name} = {self.value(cond, pad + '    ')}")
+        return name
 
     def branch(self, runner: Any, pad: str, stop: str) -> None:
         before = len(self.lines)

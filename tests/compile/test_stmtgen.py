@@ -169,3 +169,77 @@ def test_the_seed_games_effects_are_written_out():
         effects = [a.effect for a in game.definition.actions.values()]
         written = [e for e in effects if not isinstance(e, Block)]
         assert len(written) >= len(effects) - 1, name  # an empty effect stays a Block
+
+
+SEARCHES = """
+game: {name: Searches, players: {min: 2, max: 2}}
+board: {grid: {width: 3, height: 3}}
+components:
+  pieces: {stone: {supply: 9}}
+tables:
+  rows: [[a1, b1, c1], [a2, b2, c2], [a3, b3, c3]]
+vars:
+  game: {found: 0, none_row: 0, every: 0, bad: 0}
+defs:
+  mine(c, p): first(pieces_at(c)).owner == p
+  full(r, p): "all(mine(c, p) for c in r)"
+  any_full(p): "any(full(r, p) for r in rows)"
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect:
+      - place stone at cell for me
+      - if: any(full(r, me) for r in rows if cell in r)
+        then: ["set found = found + 1"]
+      - if: "all(len(pieces_at(c)) > 0 for c in [])"
+        then: ["set every = every + 1"]
+      - if: "any(c == cell for c in [])"
+        then: ["set none_row = none_row + 1"]
+      - if: any_full(me)
+        then: [win me]
+  break:
+    effect:
+      - if: "any(rows[9] == c for c in cells)"
+        then: ["set bad = 1"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('stone')) == 9
+    do: [{choose: [put]}]
+"""
+
+
+def test_an_if_that_searches_is_worked_out_as_loops_and_plays_as_the_closures(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SEARCHES, players=2)
+    source = game.definition.actions["put"].effect.source
+    # any(full(r, me) …): a loop over the rows (keeping those holding the cell) around a loop over the
+    # cells of full's body, each stopping at the item that decides; the memo case keeps the expression.
+    assert "for v_r in _k" in source and "for v_c in _units(v_r):" in source and "break" in source
+    assert "if s._memo is None:" in source
+    assert "_D['any_full'](s" not in source  # a def of a def with a comprehension is written out as well
+    state = game.new_game(seed=1)
+    for cell in ("a1", "a2", "b1", "b2"):
+        state.apply(f"put(cell={cell})")
+    assert not state.is_over and state.gv["found"] == 0
+    state.apply("put(cell=c1)")  # p1 fills the top row
+    assert state.is_over and state.winners == [state.players[0]] and state.gv["found"] == 1
+    assert (state.gv["every"], state.gv["none_row"]) == (5, 0)  # all of nothing holds, any of nothing not
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    slow = load_tiny(tmp_path, SEARCHES, players=2)
+    for seed in range(1, 13):
+        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+
+
+def test_a_search_in_an_if_that_fails_is_reported_at_its_test(tmp_path, monkeypatch):
+    rules = SEARCHES.replace("do: [{choose: [put]}]", "do: [{choose: [break]}]")
+    reports = []
+    for codegen in ("1", "0"):
+        monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
+        state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            state.apply("break")
+        assert info.value.span is not None
+        reports.append((str(info.value), info.value.span.line, info.value.span.col))
+    assert reports[0] == reports[1]
+    assert "rows[9]" in rules.splitlines()[reports[0][1] - 1]
