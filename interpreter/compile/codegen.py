@@ -103,6 +103,8 @@ _CONST_NAME = re.compile(r"_k\d+\Z")
 _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
 _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
+# A value read twice as cheaply as once, the same both times: a bound name or a game variable.
+_REREAD = re.compile(r"(v_\w+|b\['\w+'\]|s\.gv\['\w+'\])\Z")
 _BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
 
 
@@ -599,7 +601,20 @@ class SourceGen:
             and obj_node.id not in local
         ):
             return self.reads_state(f"_zone_member(s, {obj_node.id!r}, {key})")
-        return f"_index({self.gen(obj_node, scope, local)}, {key})"
+        obj = self.gen(obj_node, scope, local)
+        if self.is_sequence(obj_node, obj):  # surely a list or a tuple
+            return f"{obj}[{key}]"
+        if _REREAD.match(obj):  # a tuple (a list as a variable holds it) is indexed in place
+            return f"({obj}[{key}] if type({obj}) is tuple else _index({obj}, {key}))"
+        return f"_index({obj}, {key})"
+
+    def iterable(self, node: n.Node, source: str) -> str:
+        """The source of a value to loop over: a list or tuple as it is, else its units."""
+        if self.is_sequence(node, source):
+            return source
+        if _REREAD.match(source):
+            return f"({source} if type({source}) is tuple else _units({source}))"
+        return f"_units({source})"
 
     def g_Call(self, node: n.Call, scope: dict[str, Any], local: set[str]) -> str:
         if not isinstance(node.func, n.Name):
@@ -671,7 +686,7 @@ class SourceGen:
                 inner_local.add(nm)
             _identifiers(comp.names)
             target = ", ".join(f"v_{nm}" for nm in comp.names)
-            clause = f"for {target} in {it if self.is_sequence(comp.iter, it) else f'_units({it})'}"
+            clause = f"for {target} in {self.iterable(comp.iter, it)}"
             for cond in comp.conds:
                 clause += f" if {self.gen(cond, inner_scope, inner_local)}"
             clauses.append(clause)
@@ -746,7 +761,7 @@ class SourceGen:
         found = node.func.id == "any"  # the value when an item decides
         lines.append(f"{pad}{result} = {not found}")
         targets = ", ".join(f"v_{nm}" for nm in comp.names)
-        lines.append(f"{pad}for {targets} in {it if self.is_sequence(comp.iter, it) else f'_units({it})'}:")
+        lines.append(f"{pad}for {targets} in {self.iterable(comp.iter, it)}:")
         inner = pad + "    "
         for cond in comp.conds:
             lines.append(f"{inner}if not ({self.gen(cond, inner_scope, inner_local)}):")

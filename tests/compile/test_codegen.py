@@ -526,3 +526,34 @@ def test_a_def_with_a_comprehension_is_written_out_in_an_effect_only_where_no_na
     state = game.new_game(seed=1)
     state.apply("go")
     assert (state.gv["total"], state.gv["shadowed"], state.gv["near"]) == (6, 6, 3)
+
+
+INDEX_RULES = """
+game: {name: Index, players: {min: 2, max: 2}}
+tables:
+  prices: {rope: 2, nut: 1}
+vars:
+  game: {holder: [5, 6, 7], got: [], missing: 0}
+actions:
+  look:
+    effect:
+      - "set got = [holder[0], holder[-1], [1, 2, 3][1]]"
+      - set holder = prices
+      - "set missing = 1 if holder['chalk'] == none and holder['rope'] == 2 else 0"
+      - end game
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [look]}]
+"""
+
+
+def test_a_variable_holding_a_tuple_is_indexed_in_place_and_one_holding_a_mapping_as_before(tmp_path):
+    game = load_tiny(tmp_path, INDEX_RULES, players=2)
+    source = game.definition.actions["look"].effect.source
+    assert "(s.gv['holder'][0] if type(s.gv['holder']) is tuple else _index(s.gv['holder'], 0))" in source
+    state = game.new_game(seed=1)
+    state.apply("look")
+    # a list kept in a variable is a tuple; a mapping gives none for a key it lacks
+    assert state.gv["got"] == (5, 7, 2) and state.gv["missing"] == 1
