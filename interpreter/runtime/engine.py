@@ -253,10 +253,14 @@ def execute(
         s.say(action_line(s, me, action))
     if a.cost is not None and not free:
         s.pay(me, a.cost(s, b))
-    s.pending = []
+    if s.pending:
+        s.pending = []
     a.effect(s, b)
-    push_pending(s)
-    settle(s)
+    if s.pending or s.ending_turn:
+        push_pending(s)
+    game = s.game
+    if game.standing is not None or game.awards or game.win is not None:
+        settle(s)
 
 
 def push_pending(s: Any) -> None:
