@@ -20,7 +20,7 @@ from meeple.compile.codegen import (
     number_range,
     zone_member,
 )
-from meeple.compile.symbols import Path, Sink, Symbols
+from meeple.compile.symbols import Path, Sink, Symbols, scope_part
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import RuleRuntimeError, did_you_mean
 from meeple.rules import nodes as n
@@ -311,7 +311,7 @@ class ExprCompiler:
                 return lambda s, b: s.tv[name]
             scope_vars = self.sym.scopes.get(node.obj.id)
             if scope_vars is not None:
-                self.reads.add("sv")
+                self.reads.add(scope_part(node.obj.id))  # that scope only: `season.x` is not `trick.x`
                 if name not in scope_vars:
                     self.sink.unknown(self.path, node.pos, "scope variable", name, scope_vars)
                 scope_name = node.obj.id

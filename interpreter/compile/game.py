@@ -15,7 +15,6 @@ from meeple.compile.coverage import Coverage, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.invariants import compile_invariants
 from meeple.compile.ir import (
-    PARTS,
     ActionDef,
     AwardDef,
     GameDef,
@@ -26,6 +25,7 @@ from meeple.compile.ir import (
     RoundRobinDef,
     StepDef,
     ZoneDef,
+    known_parts,
 )
 from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
@@ -370,6 +370,7 @@ class GameCompiler:
             # A def with no value is reported by the schema; it stands for none meanwhile.
             fn, fast = self.in_order(body, where, scope) if body is not None else (const(None), None)
             self.def_reads[name] = self.ex.reads
+            self.ex.reads = set()  # what is compiled next is not read by this def
             self.defs[name] = fn
             if fast is not None and self.ex.gen is not None:  # generated source calls it with its arguments
                 self.ex.gen.positional[name] = fast
@@ -399,7 +400,7 @@ class GameCompiler:
             if name not in self.ex.gen.positional or not self.known_reads(reads):
                 continue
             parts = self.expand_reads(reads)
-            if parts <= set(PARTS):
+            if known_parts(parts):
                 groups.setdefault(tuple(sorted(parts)), []).append(name)
         return tuple((parts, tuple(names)) for parts, names in groups.items())
 
@@ -845,7 +846,7 @@ class GameCompiler:
         self.ex.reads = set()
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
         win_reads = self.parts_read(self.ex.reads) if win is not None else None
-        if win_reads is not None and not win_reads <= set(PARTS):  # it draws at random: always checked
+        if win_reads is not None and not known_parts(win_reads):  # it draws at random: always checked
             win_reads = None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)
         require = compile_require(d.get("board") or {}, ("board",), self.ex)

@@ -7,7 +7,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from meeple.compile.expressions import ExprCompiler
-from meeple.compile.ir import PARTS, InvariantDef
+from meeple.compile.ir import InvariantDef, known_parts
 from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
 
@@ -60,7 +60,7 @@ def compile_invariants(
         check = ex.expr(node, {"p": "player"})
         reads = parts_read(ex.reads)
         # A random draw, or a def whose reads are not known: checked every time.
-        known = tuple(sorted(reads)) if reads is not None and reads <= set(PARTS) else None
+        known = tuple(sorted(reads)) if reads is not None and known_parts(reads) else None
         out.append(InvariantDef(name, check, mentions_free(node, "p"), index.nearest_span(path), known))
     return tuple(out)
 

@@ -17,6 +17,11 @@ from meeple.compile.symbols import Symbols
 PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 
+def known_parts(parts: set[str]) -> bool:
+    """Whether these are all parts of a state with a change counter (no marker, no `rng`)."""
+    return all(p in PARTS or p.startswith("sv.") for p in parts)
+
+
 @dataclass(frozen=True)
 class ParamDef:
     name: str

@@ -59,3 +59,8 @@ class Sink:
     def unknown(self, path: Path, offset: int, what: str, name: str, candidates: Any) -> None:
         code = "name/unknown-" + what.replace(" ", "-")
         self.at(path, offset, code, f"unknown {what} '{name}'", did_you_mean(name, candidates))
+
+
+def scope_part(scope: str) -> str:
+    """The part of a state that is one named scope's variables (`sv` counts a change of any scope)."""
+    return "sv." + scope

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from meeple.compile.ir import PARTS, GameDef
+from meeple.compile.symbols import scope_part
 from meeple.runtime import engine
 from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
@@ -40,6 +41,7 @@ class State(Effects):
         self._rng: random.Random | None = None  # made from _seed on first use (see `rng`)
         self._seed: int = 0
         self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
+        self.ver.update((scope_part(name), 0) for name in game.sym.scopes)  # and of each named scope
         # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
         self.seen: dict[Any, tuple[int, ...]] = {}
         self.pending: list[dict[str, Any]] = []

@@ -557,3 +557,41 @@ def test_a_variable_holding_a_tuple_is_indexed_in_place_and_one_holding_a_mappin
     state.apply("look")
     # a list kept in a variable is a tuple; a mapping gives none for a key it lacks
     assert state.gv["got"] == (5, 7, 2) and state.gv["missing"] == 1
+
+
+SCOPED_RULES = """
+game: {name: Scoped, players: {min: 2, max: 2}}
+vars:
+  season: {cap: 3}
+  trick: {played: 0}
+defs:
+  room(n): "len([x for x in 1..n if x <= season.cap]) == n"   # every step up to n fits under the cap
+actions:
+  play:
+    params: {n: "[x for x in 1..5 if room(x)]"}
+    effect: [set trick.played = trick.played + n]
+  tighten:
+    effect: [set season.cap = season.cap - 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: trick.played >= 12
+    do: [{choose: [play, tighten]}]
+"""
+
+
+def test_a_def_reading_one_scope_keeps_its_results_while_another_scope_changes(tmp_path):
+    game = load_tiny(tmp_path, SCOPED_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    assert kept["room"] == ("sv.season",)  # the season's variables, not the trick's
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    results = state._kept["room"]
+    assert results == {1: True, 2: True, 3: True, 4: False, 5: False}
+    state.apply("play(n=2)")  # a trick variable changes: room's results stay
+    state.legal_actions()
+    assert state._kept["room"] is results
+    state.apply("tighten")  # the season changes: worked out again
+    assert [str(a) for a in state.legal_actions() if a.name == "play"] == ["play(n=1)", "play(n=2)"]
+    assert state._kept["room"] is not results and state._kept["room"][3] is False
