@@ -369,20 +369,29 @@ class SourceGen:
         elif not bound & set(params):  # a parameter a comprehension hides would be replaced inside it
             self.inline_direct[name] = (node, dict(scope), params, bound)
 
-    def written_out_direct(self, name: str, args: list[str]) -> str | None:
-        """The source of a call to a def with a comprehension, its body in place: every argument plain (it
-        is read at each pass), and none naming what the body's comprehensions bind. None to call it."""
-        node, scope, params, bound = self.inline_direct[name]
+    def direct_args_fit(self, name: str, args: list[str]) -> bool:
+        """Whether a def with a comprehension may have its body written out with these arguments: every
+        argument plain (it is read at each pass), and none naming what the body's comprehensions bind."""
+        params, bound = self.inline_direct[name][2:]
         if len(args) != len(params) or not all(_SIMPLE_ARG.match(a) for a in args):
-            return None
-        if any(a == f"v_{x}" for a in args for x in bound):
-            return None
+            return False
+        return not any(a == f"v_{x}" for a in args for x in bound)
+
+    def with_args(self, params: tuple[str, ...], args: list[str], write: Callable[[], Any]) -> Any:
+        """`write()` with a def's parameters standing for the sources of its arguments."""
         saved = self.subst
         self.subst = dict(zip(params, args))
         try:
-            return f"({self.gen(node, dict(scope), set(params))})"
+            return write()
         finally:
             self.subst = saved
+
+    def written_out_direct(self, name: str, args: list[str]) -> str | None:
+        """The source of a call to a def with a comprehension, its body in place; None to call it."""
+        if not self.direct_args_fit(name, args):
+            return None
+        node, scope, params, _ = self.inline_direct[name]
+        return self.with_args(params, args, lambda: f"({self.gen(node, dict(scope), set(params))})")
 
     def written_out(self, name: str, args: list[str]) -> str | None:
         """The source of a call to an inlinable def with its body in place, or None to call it."""
@@ -392,12 +401,7 @@ class SourceGen:
         for p, a in zip(params, args):
             if not _SIMPLE_ARG.match(a) and _uses(node, p) > 1:
                 return None  # a costly argument the body would compute more than once
-        saved = self.subst
-        self.subst = dict(zip(params, args))
-        try:
-            return f"({self.gen(node, dict(scope), set(params))})"
-        finally:
-            self.subst = saved
+        return self.with_args(params, args, lambda: f"({self.gen(node, dict(scope), set(params))})")
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding a value the source cannot spell."""
@@ -729,17 +733,14 @@ class SourceGen:
         for a test of another shape. `live`: the loop names bound around it, which it must not rebind."""
         if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.inline_direct:
             body, def_scope, params, bound = self.inline_direct[node.func.id]
-            if node.kwargs or len(node.args) != len(params) or bound & live:
+            if node.kwargs or bound & live:
                 return None
             args = [self.gen(a, scope, local) for a in node.args]
-            if not all(_SIMPLE_ARG.match(a) for a in args) or any(a == f"v_{x}" for a in args for x in bound):
+            if not self.direct_args_fit(node.func.id, args):
                 return None
-            saved = self.subst
-            self.subst = dict(zip(params, args))
-            try:
-                return self.loop_test(body, dict(def_scope), set(params), pad, lines, live)
-            finally:
-                self.subst = saved
+            return self.with_args(  # type: ignore[no-any-return]
+                params, args, lambda: self.loop_test(body, dict(def_scope), set(params), pad, lines, live)
+            )
         if not (
             isinstance(node, n.GenCall)
             and isinstance(node.func, n.Name)

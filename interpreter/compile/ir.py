@@ -11,7 +11,7 @@ from typing import Any
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
-from meeple.compile.symbols import Symbols
+from meeple.compile.symbols import Symbols, is_scope_part
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed.
 PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
@@ -19,7 +19,7 @@ PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 def known_parts(parts: set[str]) -> bool:
     """Whether these are all parts of a state with a change counter (no marker, no `rng`)."""
-    return all(p in PARTS or p.startswith("sv.") for p in parts)
+    return all(p in PARTS or is_scope_part(p) for p in parts)
 
 
 @dataclass(frozen=True)

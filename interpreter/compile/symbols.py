@@ -61,6 +61,13 @@ class Sink:
         self.at(path, offset, code, f"unknown {what} '{name}'", did_you_mean(name, candidates))
 
 
+_SCOPE_PART = "sv."
+
+
 def scope_part(scope: str) -> str:
     """The part of a state that is one named scope's variables (`sv` counts a change of any scope)."""
-    return "sv." + scope
+    return _SCOPE_PART + scope
+
+
+def is_scope_part(part: str) -> bool:
+    return part.startswith(_SCOPE_PART)

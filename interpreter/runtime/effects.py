@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.compile.expressions import RuleRuntimeError
+from meeple.compile.symbols import scope_part
 from meeple.values import Bundle, PieceRef, Player
 
 
@@ -249,13 +250,13 @@ class Effects:
     def set_scoped(self, scope: str, name: str, value: Any) -> None:
         """A variable of a named scope (`season.card`, `trick.passed`)."""
         self.ver["sv"] += 1
-        self.ver["sv." + scope] += 1
+        self.ver[scope_part(scope)] += 1
         self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
 
     def reset_scope(self, scope: str) -> None:
         """Every variable of a named scope back to its declared value."""
         self.ver["sv"] += 1
-        self.ver["sv." + scope] += 1
+        self.ver[scope_part(scope)] += 1
         self.sv[scope] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()
         }

@@ -205,7 +205,7 @@ def apply(s: Any, action: Action) -> None:
         if kind == "partial":
             f["args"] = action.params
         else:  # a granted action keeps its bound arguments and its free cost while it is stepped
-            free = f["free"] if f["k"] == "grant" else False
+            free = f["free"] if kind == "grant" else False
             s.stack.append(
                 {"k": "partial", "action": action.name, "args": action.params, "p": me, "free": free}
             )
@@ -256,6 +256,11 @@ def execute(
     if s.pending:
         s.pending = []
     a.effect(s, b)
+    after_effect(s)
+
+
+def after_effect(s: Any) -> None:
+    """After an effect ran: the frames it pushed (or the end of the turn), then the awards and the win."""
     if s.pending or s.ending_turn:
         push_pending(s)
     game = s.game
@@ -456,8 +461,7 @@ def advance(s: Any) -> None:
                     s.unit = Unit(game, f["p"])
                 s.pending = []
                 step.block(s, {"me": f["p"]})
-                push_pending(s)
-                settle(s)
+                after_effect(s)
             elif step.kind == "simultaneous":
                 simul.start(s, step, f["ph"], i, f["p"])
             else:
