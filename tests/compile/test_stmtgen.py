@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_codegen import load_tiny, offers_along_a_random_game
+from test_codegen import load_tiny, plays_as_the_closures
 
 import meeple
 from meeple.compile.statements import Block
@@ -69,11 +69,9 @@ def test_an_effect_is_one_generated_function_that_plays_as_the_closures(tmp_path
         assert line in source
     assert "for _i" in source and "s.declare_winners(" in source
     assert "(s, b)" not in source.split("\n", 1)[1]  # no statement left to its closure
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, RULES, players=2)
+    plays_as_the_closures(tmp_path, monkeypatch, RULES, game, range(1, 9))
+    slow = load_tiny(tmp_path, RULES, players=2)  # MEEPLE_CODEGEN is still 0
     assert isinstance(slow.definition.actions["put"].effect, Block)
-    for seed in range(1, 9):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
 
 
 def test_the_rules_counted_for_coverage_stay_closures(tmp_path):
@@ -146,17 +144,23 @@ flow:
 """
 
 
-@pytest.mark.parametrize("action", ["bad_index", "bad_site"])
-def test_a_failing_rule_is_reported_where_the_closures_report_it(tmp_path, monkeypatch, action):
+def failure_reports(tmp_path, monkeypatch, rules: str, action: str) -> list[tuple[str, int, int]]:
+    """The error, line and column `action` fails with in a new game, with generated source and without."""
     reports = []
     for codegen in ("1", "0"):
         monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
-        state = load_tiny(tmp_path, FAILS, players=2).new_game(seed=1)
+        state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
         with pytest.raises(RuleRuntimeError) as info:
             state.apply(action)
         err = info.value
         assert err.span is not None
         reports.append((str(err), err.span.line, err.span.col))
+    return reports
+
+
+@pytest.mark.parametrize("action", ["bad_index", "bad_site"])
+def test_a_failing_rule_is_reported_where_the_closures_report_it(tmp_path, monkeypatch, action):
+    reports = failure_reports(tmp_path, monkeypatch, FAILS, action)
     assert reports[0] == reports[1]
     line = reports[0][1]
     text = FAILS.splitlines()[line - 1]
@@ -226,21 +230,11 @@ def test_an_if_that_searches_is_worked_out_as_loops_and_plays_as_the_closures(tm
     state.apply("put(cell=c1)")  # p1 fills the top row
     assert state.is_over and state.winners == [state.players[0]] and state.gv["found"] == 1
     assert (state.gv["every"], state.gv["none_row"]) == (5, 0)  # all of nothing holds, any of nothing not
-    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
-    slow = load_tiny(tmp_path, SEARCHES, players=2)
-    for seed in range(1, 13):
-        assert offers_along_a_random_game(game, seed) == offers_along_a_random_game(slow, seed)
+    plays_as_the_closures(tmp_path, monkeypatch, SEARCHES, game, range(1, 13))
 
 
 def test_a_search_in_an_if_that_fails_is_reported_at_its_test(tmp_path, monkeypatch):
     rules = SEARCHES.replace("do: [{choose: [put]}]", "do: [{choose: [break]}]")
-    reports = []
-    for codegen in ("1", "0"):
-        monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
-        state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
-        with pytest.raises(RuleRuntimeError) as info:
-            state.apply("break")
-        assert info.value.span is not None
-        reports.append((str(info.value), info.value.span.line, info.value.span.col))
+    reports = failure_reports(tmp_path, monkeypatch, rules, "break")
     assert reports[0] == reports[1]
     assert "rows[9]" in rules.splitlines()[reports[0][1] - 1]
