@@ -200,10 +200,10 @@ class GameDef:
         return None if self.win_reads is None else _counters_of(self.win_reads)
 
     @cached_property
-    def kept_stamps(self) -> tuple[tuple[Callable[[dict[str, int]], Any], tuple[str, ...]], ...]:
-        """Each group of kept defs as (a function giving the change counters of the parts it reads, from a
-        state's counters; the names in the group)."""
-        return tuple((_counters_of(parts), names) for parts, names in self.kept_defs)
+    def refresh_kept(self) -> Callable[[Any], None]:
+        """A function dropping, in a state, the kept results of each group of defs a part of which changed
+        since they were stamped: written out as straight lines, one test per group."""
+        return _refresher(self.kept_defs)
 
     def piece_defaults(self, kind: str) -> dict[str, Any]:
         """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
@@ -226,6 +226,26 @@ class GameDef:
 
 def _no_parts(ver: dict[str, int]) -> tuple[()]:
     return ()
+
+
+def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> Callable[[Any], None]:
+    """`refresh(s)`: for each group (parts, def names), if the counters of its parts are not those it was
+    stamped with, stamp them and give each def a new dict of results (a clone may still share the old)."""
+    parts = sorted({part for group_parts, _ in groups for part in group_parts})
+    local = {part: f"c{i}" for i, part in enumerate(parts)}
+    lines = ["def refresh(s):", "    ver = s.ver", "    stamps = s._kept_stamps", "    kept = s._kept"]
+    lines += [f"    {local[part]} = ver[{part!r}]" for part in parts]
+    for i, (group_parts, names) in enumerate(groups):
+        if len(group_parts) == 1:
+            stamp = local[group_parts[0]]  # as _counters_of: one part's counter is a number, else a tuple
+        else:
+            stamp = "(" + "".join(f"{local[part]}, " for part in group_parts) + ")"
+        lines.append(f"    if stamps[{i}] != {stamp}:")
+        lines.append(f"        stamps[{i}] = {stamp}")
+        lines += [f"        kept[{name!r}] = {{}}" for name in names]
+    ns: dict[str, Any] = {}
+    exec(compile("\n".join(lines) + "\n", "<kept defs>", "exec"), ns)
+    return ns["refresh"]  # type: ignore[no-any-return]
 
 
 def _counters_of(parts: tuple[str, ...]) -> Callable[[dict[str, int]], Any]:

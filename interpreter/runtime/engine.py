@@ -118,27 +118,13 @@ def legal_actions(s: Any) -> list[Action]:
         return s._legal
     s._memo = {}
     if s.game.kept_defs:
-        refresh_kept(s)
+        s.game.refresh_kept(s)
     try:
         out = _legal_here(s)
     finally:
         s._memo = None
     s._legal = out
     return out
-
-
-def refresh_kept(s: Any) -> None:
-    """Before a computation in which the state cannot change: drop the kept results of each group of
-    defs if a part they read changed since they were stamped."""
-    ver = s.ver
-    stamps = s._kept_stamps
-    kept = s._kept
-    for i, (counters, names) in enumerate(s.game.kept_stamps):
-        stamp = counters(ver)
-        if stamps[i] != stamp:
-            stamps[i] = stamp
-            for name in names:
-                kept[name] = {}  # a new dict: a clone may still share the old one
 
 
 def _legal_here(s: Any) -> list[Action]:
@@ -333,7 +319,7 @@ def update_award(s: Any, award: Any) -> None:
         return
     s._memo = {}
     if s.game.kept_defs:
-        refresh_kept(s)
+        s.game.refresh_kept(s)
     try:
         values = [award.measure(s, {"p": p}) for p in s.players]
     finally:

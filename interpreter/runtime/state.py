@@ -161,7 +161,7 @@ class State(Effects):
         c.log = None
         c._legal = self._legal
         c._memo = None
-        c._kept = dict(self._kept)  # shared until either state changes a part (see engine.refresh_kept)
+        c._kept = dict(self._kept)  # shared until either state changes a part (see GameDef.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         c._simul = None  # rebuilt from the recorded secret choices when asked
