@@ -149,6 +149,13 @@ def index_value(container: Any, key: Any) -> Any:
 MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound cannot exhaust memory
 
 
+def only_fields_of(source: str, name: str) -> bool:
+    """Whether a loop variable is read in `source` only as `s.pieces[name]`: a piece's record, looked up by
+    its id, so iterating the ids themselves gives the same values without making references."""
+    uses = len(re.findall(rf"\b{name}\b", source))
+    return uses == source.count(f"s.pieces[{name}]")
+
+
 def number_range(a: Any, z: Any) -> list[int]:
     if not isinstance(a, int) or not isinstance(z, int):
         raise RuleRuntimeError(f"a range goes between two whole numbers, not {a} and {z}")
@@ -679,9 +686,10 @@ class SourceGen:
     def comprehension_parts(
         self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
     ) -> tuple[str, str]:
-        """The source of a comprehension's element and of its `for … if …` clauses."""
+        """The source of a comprehension's element and of its `for … if …` clauses. A clause over
+        `pieces_at(site)` whose name is read only for its pieces' fields loops over their ids."""
         inner_scope, inner_local = dict(scope), set(local)
-        clauses = []
+        parts = []  # each clause as (its loop name or None, `for … in `, iterable, site or None, `if …`s)
         for comp in comps:
             it = self.gen(comp.iter, inner_scope, inner_local)
             t = self.ex.element_type(comp.iter, inner_scope)
@@ -690,11 +698,34 @@ class SourceGen:
                 inner_local.add(nm)
             _identifiers(comp.names)
             target = ", ".join(f"v_{nm}" for nm in comp.names)
-            clause = f"for {target} in {self.iterable(comp.iter, it)}"
-            for cond in comp.conds:
-                clause += f" if {self.gen(cond, inner_scope, inner_local)}"
-            clauses.append(clause)
-        return self.gen(elt, inner_scope, inner_local), " ".join(clauses)
+            conds = "".join(f" if {self.gen(c, inner_scope, inner_local)}" for c in comp.conds)
+            site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
+            parts.append((target, f"for {target} in ", self.iterable(comp.iter, it), site, conds))
+        element = self.gen(elt, inner_scope, inner_local)
+        clauses = []
+        for k, (target, head, source, site, conds) in enumerate(parts):
+            if site is not None:
+                after = element + conds + "".join(p[2] + p[4] for p in parts[k + 1 :])
+                if only_fields_of(after, target):
+                    source = f"s.at.get({site}, ())"
+            clauses.append(head + source + conds)
+        return element, " ".join(clauses)
+
+    def site_of_pieces_at(self, node: n.Node, source: str) -> str | None:
+        """The source of the site of `pieces_at(site)` (no kind), whose pieces are the ids of `s.at[site]`
+        in order; None for any other value."""
+        head = "_b_pieces_at(s, "
+        if (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id == "pieces_at"
+            and node.func.id not in self.sym.defs
+            and len(node.args) == 1
+            and not node.kwargs
+            and source.startswith(head)
+        ):
+            return source[len(head) : -1]
+        return None
 
     def is_sequence(self, node: n.Node, source: str) -> bool:
         """Whether a node's value is surely a list or tuple, iterated as it is (not a zone or bundle,

@@ -336,6 +336,45 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     plays_as_the_closures(tmp_path, monkeypatch, MIXED_SITE_RULES, game, range(6))
 
 
+PIECE_FIELDS_RULES = """
+game: {name: Walls, players: {min: 2, max: 2}}
+components:
+  pieces: {pawn: {supply: 9}, wall: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+defs:
+  walled(c): "any(x.kind == 'wall' for x in pieces_at(c))"
+  mine_here(c, p): "[x for x in pieces_at(c) if x.owner == p]"
+actions:
+  put_pawn:
+    params: {cell: "[c for c in cells if not walled(c) and count(mine_here(c, me)) < 2]"}
+    effect: [place pawn at cell for me]
+  put_wall:
+    params: {cell: "[c for c in cells if not walled(c)]"}
+    effect: [place wall at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('wall')) >= 2    # a cell is left without a wall: someone can always move
+    do: [{choose: [put_pawn, put_wall]}]
+"""
+
+
+def test_a_loop_over_a_sites_pieces_that_reads_only_their_fields_loops_over_their_ids(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, PIECE_FIELDS_RULES, players=2)
+    source = game.definition.actions["put_pawn"].fast.source
+    assert "for v_x in s.at.get(v_c, ()) if ((s.pieces[v_x]['kind'] == 'wall'))" in source
+    assert "for v_x in _b_pieces_at(s, v_c) if" in source  # mine_here hands the pieces out: references
+    state = game.new_game(seed=1)
+    state.apply("put_pawn(cell=a1)")
+    mine = state.game.defs["mine_here"](state, {"c": "a1", "p": state.players[0]})
+    assert [str(x) for x in mine] == ["pawn#0@a1"]  # a reference, shown as one
+    state.apply("put_wall(cell=a1)")
+    offers = [str(a) for a in state.legal_actions()]
+    assert offers == ["put_pawn(cell=b1)", "put_pawn(cell=c1)", "put_wall(cell=b1)", "put_wall(cell=c1)"]
+    plays_as_the_closures(tmp_path, monkeypatch, PIECE_FIELDS_RULES, game, range(6))
+
+
 DOMAINS_RULES = """
 game: {name: Domains, players: {min: 2, max: 2}}
 components:
