@@ -66,6 +66,18 @@ class Board:
             self._cache["order"] = {site: i for i, site in enumerate(self.kind_of)}
         return self._cache["order"]  # type: ignore[no-any-return]
 
+    @property
+    def side_of_pair(self) -> dict[tuple[str, str], str]:
+        """`side_between` keyed by the two sites in either order: a tuple is quicker to make than a set."""
+        if "side_of_pair" not in self._cache:
+            pairs = {}
+            for ends, side in self.side_between.items():
+                if len(ends) == 2:
+                    a, b = ends
+                    pairs[(a, b)] = pairs[(b, a)] = side
+            self._cache["side_of_pair"] = pairs
+        return self._cache["side_of_pair"]  # type: ignore[no-any-return]
+
     def graph(self, kind: str) -> nx.Graph:
         """The NetworkX graph of one kind of site: corners joined by sides, or tiles sharing a side.
 

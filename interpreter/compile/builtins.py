@@ -456,7 +456,7 @@ for _name in ("neighbours", "corners_of", "tiles_of", "sides_of", "ends"):
 
 @builtin("side_between")
 def side_between(s: Any, a: str, b: str) -> str | None:
-    return s.game.board.side_between.get(frozenset((a, b)))
+    return s.game.board.side_of_pair.get((a, b))
 
 
 @builtin("distance")
@@ -541,6 +541,9 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
     return lengths
 
 
+_NOT_ASKED = object()
+
+
 def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str, Any]:
     """The cheapest cost from `source` to every site it reaches within `cutoff`, on the board's own
     neighbour tables (the same lengths NetworkX finds, without its per-edge overhead)."""
@@ -549,6 +552,7 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
     kind = kind_of.get(source)
     enter, blocked = metric.enter_at, metric.blocked_at
     done: dict[str, Any] = {}
+    costs: dict[str, Any] = {}  # the cost of entering each site, asked once (the state is still)
     seen = {source: 0}
     heap: list[tuple[Any, int, str]] = [(0, 0, source)]
     count = 1
@@ -562,7 +566,9 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
                 continue
             if blocked is not None and blocked(s, u, v):
                 continue
-            w = enter(s, v)
+            w = costs.get(v, _NOT_ASKED)
+            if w is _NOT_ASKED:
+                w = costs[v] = enter(s, v)
             if w is None:
                 continue
             nd = d + w

@@ -675,6 +675,8 @@ class SourceGen:
                 return f"len({args[0]})"  # a piece query is a list
             if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
+        if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
+            return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]
         return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
 
