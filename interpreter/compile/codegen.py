@@ -51,6 +51,7 @@ _INLINE_BUILTINS = frozenset(
         "award_points",
         "holder",
         "disjoint",
+        *("neighbours", "corners_of", "tiles_of", "sides_of", "ends"),  # the board's tables: constants
     }
 )
 _INLINE_NODES = (
@@ -106,6 +107,18 @@ _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|Fal
 # A value read twice as cheaply as once, the same both times: a bound name or a game variable.
 _REREAD = re.compile(r"(v_\w+|b\['\w+'\]|s\.gv\['\w+'\])\Z")
 _BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
+
+
+def _over_a_few(node: n.Node, defs: Any) -> bool:
+    """Whether a comprehension's iterable is a site's pieces (`pieces_at(site)`, of a kind or not) or a
+    board query (`sides_of(c)`…): a handful of items, whatever the size of the game."""
+    return (
+        isinstance(node, n.Call)
+        and isinstance(node.func, n.Name)
+        and node.func.id not in defs
+        and (node.func.id == "pieces_at" or node.func.id in _BOARD_QUERIES)
+        and not node.kwargs
+    )
 
 
 def _identifiers(names: Any) -> None:
@@ -277,6 +290,7 @@ class SourceGen:
         # the names its comprehensions bind).
         self.inline_direct: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...], set[str]]] = {}
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
+        self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         self.ns: dict[str, Any] = {
             "_units": units,
@@ -343,22 +357,28 @@ class SourceGen:
         """Keep a compiled def to be written out at its later calls when it is small and cheap: no
         randomness, only other such defs and cheap built-ins. Its memo is lost there, which costs less than
         the call and the memo lookup it saves. One with a comprehension is written out only where no memo
-        is kept (effects, the flow): with a memo, its kept results are worth more."""
+        is kept (effects, the flow): with a memo, its kept results are worth more. Unless it is an `any` or
+        `all` whose loops run over a site's pieces and the board's incidence alone (a handful of items) and
+        calls no def: it is then as cheap to work out again as to look up, and is written out everywhere."""
         size = 0
         stack = [node]
         bound: set[str] = set()  # the names its comprehensions bind
         loops = False  # it calls a def with a comprehension
+        small_loops = True  # every comprehension runs over a site's pieces or a board query; no def called
         while stack:
             x = stack.pop()
             size += 1
             if isinstance(x, n.CompFor):
                 bound.update(x.names)
+                small_loops = small_loops and _over_a_few(x.iter, self.sym.defs)
             elif not isinstance(x, _INLINE_NODES + (n.ListComp, n.GenCall)) or size > _INLINE_SIZE:
                 return
             if isinstance(x, n.Call | n.GenCall):
                 fn = x.func
                 if not isinstance(fn, n.Name):
                     return
+                if fn.id in self.sym.defs:
+                    small_loops = False
                 if fn.id in self.inline_direct:  # a def with a comprehension: this one has loops too
                     loops = True
                 elif fn.id not in self.inline and fn.id not in _INLINE_BUILTINS:
@@ -375,6 +395,8 @@ class SourceGen:
             self.inline[name] = (node, dict(scope), params)
         elif not bound & set(params):  # a parameter a comprehension hides would be replaced inside it
             self.inline_direct[name] = (node, dict(scope), params, bound)
+            if small_loops and isinstance(node, n.GenCall) and node.func.id in ("any", "all"):  # type: ignore[attr-defined]
+                self.few_loops.add(name)  # a search that stops at the item that decides and builds nothing
 
     def direct_args_fit(self, name: str, args: list[str]) -> bool:
         """Whether a def with a comprehension may have its body written out with these arguments: every
@@ -647,6 +669,8 @@ class SourceGen:
             direct = f"_D[{name!r}](s{listed})"
             if name in self.inline_direct:
                 direct = self.written_out_direct(name, args) or direct
+                if name in self.few_loops:  # cheaper to work out again than to look up in the memo
+                    return direct
             if len(args) == 1:
                 return f"({direct} if s._memo is None else _call1(s, {name!r}, _D[{name!r}], {args[0]}))"
             return f"({direct} if s._memo is None else _call(s, {name!r}, _D[{name!r}]{listed}))"

@@ -360,11 +360,13 @@ flow:
 """
 
 
-def test_a_loop_over_a_sites_pieces_that_reads_only_their_fields_loops_over_their_ids(tmp_path, monkeypatch):
+def test_a_search_over_a_sites_pieces_reads_their_records_by_id_in_place(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, PIECE_FIELDS_RULES, players=2)
     source = game.definition.actions["put_pawn"].fast.source
     assert "for v_x in s.at.get(v_c, ()) if ((s.pieces[v_x]['kind'] == 'wall'))" in source
     assert "for v_x in _b_pieces_at(s, v_c) if" in source  # mine_here hands the pieces out: references
+    # walled, a search over one site's pieces, is written out even where a memo is kept; mine_here is not
+    assert "'walled'" not in source and "_call(s, 'mine_here'" in source
     state = game.new_game(seed=1)
     state.apply("put_pawn(cell=a1)")
     mine = state.game.defs["mine_here"](state, {"c": "a1", "p": state.players[0]})
