@@ -330,7 +330,8 @@ class SourceGen:
         """
         try:
             _identifiers(params or ())
-            body = self.gen(node, dict(scope), set(params or ()))
+            body = self.search_body(node, scope, params) if params else None
+            body = body or f"return {self.gen(node, dict(scope), set(params or ()))}"
         except Unsupported:
             return None
         name = f"_e{next(self.counter)}"
@@ -338,7 +339,7 @@ class SourceGen:
         source = (
             f"def {name}({args}):\n"
             f"    try:\n"
-            f"        return {body}\n"
+            f"        {body}\n"
             f"    except _RUNTIME_ERRORS as err:\n"
             f"        raise _located(err, {self.const(where)}) from err\n"
         )
@@ -348,10 +349,20 @@ class SourceGen:
             return None
         exec(code, self.ns)
         fn = self.ns.pop(name)
-        fn.source = body
+        fn.source = body.removeprefix("return ")
         if params is None:  # an expression of the bindings `b`: an effect written out may use it in place
             fn.where = where
         return fn
+
+    def search_body(self, node: n.Node, scope: dict[str, Any], params: tuple[str, ...]) -> str | None:
+        """A def's body that is a search (`any`/`all` of one comprehension, or a def written out that is
+        one) as loops that stop at the item that decides, then `return`: no generator to make and step. The
+        lines as they go in the function's `try:` block; None for a body of another shape."""
+        lines: list[str] = []
+        found = self.loop_test(node, dict(scope), set(params), "        ", lines, set())
+        return (
+            None if found is None else "\n".join([*lines, f"        return {found}"]).removeprefix("        ")
+        )
 
     def offer_inline(self, name: str, node: n.Node, scope: dict[str, Any], params: tuple[str, ...]) -> None:
         """Keep a compiled def to be written out at its later calls when it is small and cheap: no
@@ -820,6 +831,7 @@ class SourceGen:
         lines.append(f"{pad}{result} = {not found}")
         targets = ", ".join(f"v_{nm}" for nm in comp.names)
         lines.append(f"{pad}for {targets} in {self.iterable(comp.iter, it)}:")
+        head = len(lines) - 1
         inner = pad + "    "
         for cond in comp.conds:
             lines.append(f"{inner}if not ({self.gen(cond, inner_scope, inner_local)}):")
@@ -830,6 +842,9 @@ class SourceGen:
         lines.append(f"{inner}if {'' if found else 'not '}{value}:")
         lines.append(f"{inner}    {result} = {found}")
         lines.append(f"{inner}    break")
+        site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
+        if site is not None and only_fields_of("\n".join(lines[head + 1 :]), targets):
+            lines[head] = f"{pad}for {targets} in s.at.get({site}, ()):"  # the ids are enough
         return result
 
     def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:

@@ -377,6 +377,61 @@ def test_a_search_over_a_sites_pieces_reads_their_records_by_id_in_place(tmp_pat
     plays_as_the_closures(tmp_path, monkeypatch, PIECE_FIELDS_RULES, game, range(6))
 
 
+SEARCH_DEF_RULES = """
+game: {name: Searches, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 2}}
+vars:
+  game: {weights: [0, 2, 3]}     # crowded once one has a stone: someone can always move
+defs:
+  lonely(c): "all(len(pieces_at(n)) == 0 for n in neighbours(c))"
+  crowded(p): "any(count(pieces(owner=p)) > w for w in weights)"
+  big(x): x.owner + weights[9] > 0
+  heavy(c): "any(big(x) for x in pieces_at(c))"
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0 and (lonely(c) or crowded(me))]"}
+    effect: [place stone at cell for me]
+  weigh:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) > 0 and heavy(c)]"}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 4
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_def_that_is_a_search_runs_as_loops_that_stop_at_the_item_that_decides(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SEARCH_DEF_RULES, players=2)
+    source = {}
+    for name in ("lonely", "crowded"):
+        wrapper = game.definition.defs[name]
+        [generated] = [c.cell_contents for c in wrapper.__closure__ if hasattr(c.cell_contents, "source")]
+        source[name] = generated.source
+    assert (
+        "for v_n in " in source["lonely"] and "break" in source["lonely"] and "next(" not in source["lonely"]
+    )
+    assert "for v_w in " in source["crowded"] and "return _q" in source["crowded"]
+    state = game.new_game(seed=1)
+    assert len(state.legal_actions()) == 6  # every cell is lonely on an empty board
+    state.apply("put(cell=b1)")
+    offers = [str(a) for a in state.legal_actions()]
+    assert offers == ["put(cell=a2)", "put(cell=c2)"]  # a1, c1 and b2 are beside the stone on b1
+    plays_as_the_closures(tmp_path, monkeypatch, SEARCH_DEF_RULES, game, range(6))
+
+
+def test_an_error_inside_a_def_run_as_loops_is_located_at_the_def(tmp_path):
+    rules = SEARCH_DEF_RULES.replace("do: [{choose: [put]}]", "do: [{choose: [put, weigh]}]")
+    game = load_tiny(tmp_path, rules, players=2)
+    state = game.new_game(seed=1)
+    with pytest.raises(RuleRuntimeError, match="IndexError") as caught:
+        state.apply("put(cell=a1)")  # the next offers ask heavy(a1), which reads past the list's end
+    assert caught.value.rule == "defs.heavy(c)"
+
+
 DOMAINS_RULES = """
 game: {name: Domains, players: {min: 2, max: 2}}
 components:
