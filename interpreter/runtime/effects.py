@@ -112,7 +112,7 @@ class Effects:
             raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
         self.supply[owner][kind] = left - 1
 
-    def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> PieceRef:
+    def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> None:
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
         self._take_supply(owner, kind)
@@ -130,7 +130,6 @@ class Effects:
                 if owner is not None
                 else f"  a {kind} is put at {site}"
             )
-        return PieceRef(pid, rec)
 
     def move_piece(self, pid: int, site: str) -> None:
         """Move a piece to another site; its fields and owner stay."""
