@@ -112,7 +112,9 @@ class Effects:
             raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
         self.supply[owner][kind] = left - 1
 
-    def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> None:
+    def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> int:
+        """Put a new piece on a site; returns its id. Not a reference (an int carrying its record): that
+        costs more to make, and no statement uses it."""
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
         self._take_supply(owner, kind)
@@ -130,6 +132,7 @@ class Effects:
                 if owner is not None
                 else f"  a {kind} is put at {site}"
             )
+        return pid
 
     def move_piece(self, pid: int, site: str) -> None:
         """Move a piece to another site; its fields and owner stay."""
