@@ -452,6 +452,8 @@ def advance(s: Any) -> None:
                 simul.start(s, step, f["ph"], i, f["p"])
             else:
                 stack.append({"k": "choose", "ph": f["ph"], "st": i, "p": f["p"]})
+                if step.while_ is None and legal_actions(s):  # the decision, without a pass of the loop
+                    return
         elif kind == "phase":
             ph = phases[f["ph"]]
             if ph.until is not None and ph.until(s, {}):
