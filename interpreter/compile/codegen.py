@@ -294,6 +294,7 @@ class SourceGen:
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         self.ns: dict[str, Any] = {
             "_units": units,
+            "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
             "_in": contains,
             "_not_in": lacks,
             "_index": index_value,
@@ -649,7 +650,7 @@ class SourceGen:
         if self.is_sequence(obj_node, obj):  # surely a list or a tuple
             return f"{obj}[{key}]"
         if _REREAD.match(obj):  # a tuple (a list as a variable holds it) is indexed in place
-            return f"({obj}[{key}] if type({obj}) is tuple else _index({obj}, {key}))"
+            return f"({obj}[{key}] if type({obj}) in _SEQ else _index({obj}, {key}))"
         return f"_index({obj}, {key})"
 
     def iterable(self, node: n.Node, source: str) -> str:
@@ -657,7 +658,7 @@ class SourceGen:
         if self.is_sequence(node, source):
             return source
         if _REREAD.match(source):
-            return f"({source} if type({source}) is tuple else _units({source}))"
+            return f"({source} if type({source}) in _SEQ else _units({source}))"
         return f"_units({source})"
 
     def g_Call(self, node: n.Call, scope: dict[str, Any], local: set[str]) -> str:

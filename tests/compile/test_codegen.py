@@ -629,11 +629,13 @@ game: {name: Index, players: {min: 2, max: 2}}
 tables:
   prices: {rope: 2, nut: 1}
 vars:
-  game: {holder: [5, 6, 7], got: [], missing: 0}
+  game: {holder: [5, 6, 7], got: [], missing: 0, grid: [], firsts: []}
 actions:
   look:
     effect:
       - "set got = [holder[0], holder[-1], [1, 2, 3][1]]"
+      - "set grid = [[x, x + 1] for x in holder]"
+      - "set firsts = [r[0] for r in grid]"
       - set holder = prices
       - "set missing = 1 if holder['chalk'] == none and holder['rope'] == 2 else 0"
       - end game
@@ -645,14 +647,16 @@ flow:
 """
 
 
-def test_a_variable_holding_a_tuple_is_indexed_in_place_and_one_holding_a_mapping_as_before(tmp_path):
+def test_a_variable_holding_a_list_or_tuple_is_indexed_in_place_and_one_holding_a_mapping_as_before(tmp_path):
     game = load_tiny(tmp_path, INDEX_RULES, players=2)
     source = game.definition.actions["look"].effect.source
-    assert "(s.gv['holder'][0] if type(s.gv['holder']) is tuple else _index(s.gv['holder'], 0))" in source
+    assert "(s.gv['holder'][0] if type(s.gv['holder']) in _SEQ else _index(s.gv['holder'], 0))" in source
+    assert "(v_r[0] if type(v_r) in _SEQ else _index(v_r, 0))" in source  # grid's rows stay lists
     state = game.new_game(seed=1)
     state.apply("look")
     # a list kept in a variable is a tuple; a mapping gives none for a key it lacks
     assert state.gv["got"] == (5, 7, 2) and state.gv["missing"] == 1
+    assert state.gv["firsts"] == (5, 6, 7) and type(state.gv["grid"][0]) is list
 
 
 SCOPED_RULES = """

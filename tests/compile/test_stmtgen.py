@@ -219,7 +219,7 @@ def test_an_if_that_searches_is_worked_out_as_loops_and_plays_as_the_closures(tm
     source = game.definition.actions["put"].effect.source
     # any(full(r, me) …): a loop over the rows (keeping those holding the cell) around a loop over the
     # cells of full's body, each stopping at the item that decides; the memo case keeps the expression.
-    assert "for v_r in _k" in source and "for v_c in (v_r if type(v_r) is tuple else _units(v_r)):" in source
+    assert "for v_r in _k" in source and "for v_c in (v_r if type(v_r) in _SEQ else _units(v_r)):" in source
     assert "break" in source
     assert "if s._memo is None:" in source
     assert "_D['any_full'](s" not in source  # a def of a def with a comprehension is written out as well
