@@ -295,6 +295,7 @@ class SourceGen:
         self.ns: dict[str, Any] = {
             "_units": units,
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
+            "_NO_FIELDS": {},  # the fields of a site-typed none (never written)
             "_in": contains,
             "_not_in": lacks,
             "_index": index_value,
@@ -569,6 +570,8 @@ class SourceGen:
         value = self.constant_of(obj_node, scope, local)
         if isinstance(value, str) and value in sym.definitions:
             return self.const(sym.definitions[value].get(name))
+        if kind == "site":  # a site's fields, read in place (none for none, as `_get_attr`)
+            return self.reads_state(f"s.sites.get({obj}, _NO_FIELDS).get({name!r})")
         return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
 
     def first_of_pieces(self, node: n.Node) -> bool:

@@ -51,6 +51,8 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
+# The board's queries, each giving sites: their items are typed "site".
+_SITE_QUERIES = frozenset({"neighbours", "corners_of", "tiles_of", "sides_of", "ends"})
 # A search over a metric reads whatever its rules read: any part.
 _ALL_PARTS = {"pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
@@ -326,7 +328,9 @@ class ExprCompiler:
         if kind == "player":
             return self.player_attr(node, obj)
         self.field_uses.append((name, self.path, node.end - len(name)))
-        self.reads |= {"pieces"} if kind == "piece" else self.field_reads(name)
+        self.reads |= (
+            {"pieces"} if kind == "piece" else {"sites"} if kind == "site" else self.field_reads(name)
+        )
         get_attr = self.get_attr
         if is_const(obj):
             value = obj.const  # type: ignore[attr-defined]
@@ -374,6 +378,15 @@ class ExprCompiler:
         """The type of the items of a collection expression, when it can be told statically."""
         if isinstance(node, n.Name) and node.id == "players":
             return "player"
+        if isinstance(node, n.Name) and node.id in self.sym.site_collections and node.id not in scope:
+            return "site"  # `tiles`, `cells`…
+        if (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id in _SITE_QUERIES
+            and node.func.id not in self.sym.defs
+        ):
+            return "site"  # `neighbours(c)`, `sides_of(t)`…
         if (
             isinstance(node, n.Call)
             and isinstance(node.func, n.Name)

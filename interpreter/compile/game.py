@@ -823,6 +823,7 @@ class GameCompiler:
         if self.ex.gen is not None:
             self.ex.gen.board = board
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})
+        self.sym.site_collections = set(board.collections)
         # The named spaces of a graph board and the cells of a grid are names: `place climber at BASE`.
         self.sym.constants.update({site: site for site in board.collections.get("spaces", ())})
         self.sym.constants.update({site: site for site in board.collections.get("cells", ())})

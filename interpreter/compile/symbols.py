@@ -30,6 +30,7 @@ class Symbols:
     actions: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     constants: dict[str, Any] = field(default_factory=dict)  # board collections and the like
+    site_collections: set[str] = field(default_factory=set)  # the constants that are lists of sites
     routines: dict[str, Any] = field(default_factory=dict)  # name -> compiled Block (filled late)
     # Variables not everyone may know, by scope (game, player, turn or a named one): name -> owner|hidden
     private: dict[str, dict[str, str]] = field(default_factory=dict)

@@ -432,6 +432,44 @@ def test_an_error_inside_a_def_run_as_loops_is_located_at_the_def(tmp_path):
     assert caught.value.rule == "defs.heavy(c)"
 
 
+SITE_FIELD_RULES = """
+game: {name: Worth, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+setup:
+  - for: c in cells
+    do: ["set c.worth = c.x + 1"]
+defs:
+  worths(): "[c.worth for c in cells]"
+  best(): "max([c.worth for c in cells if len(pieces_at(c)) == 0])"
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0 and c.worth == best()]"}
+    effect: [place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 3
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_field_of_a_site_from_a_board_collection_is_read_in_place_and_reads_only_the_sites(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, SITE_FIELD_RULES, players=2)
+    assert "s.sites.get(v_c, _NO_FIELDS).get('worth')" in game.definition.actions["put"].fast.source
+    kept = dict(game.definition.kept_defs)
+    assert "worths" in kept[("sites",)]  # not the pieces: a stone placed keeps its results
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["put(cell=c1)"]  # the best cell is worth 3
+    state.apply("put(cell=c1)")
+    assert [str(a) for a in state.legal_actions()] == ["put(cell=b1)"]
+    plays_as_the_closures(tmp_path, monkeypatch, SITE_FIELD_RULES, game, range(3))
+
+
 DOMAINS_RULES = """
 game: {name: Domains, players: {min: 2, max: 2}}
 components:
