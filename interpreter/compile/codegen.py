@@ -332,7 +332,7 @@ class SourceGen:
         """
         try:
             _identifiers(params or ())
-            body = self.search_body(node, scope, params) if params else None
+            body = self.search_body(node, scope, params) if params is not None else None
             body = body or f"return {self.gen(node, dict(scope), set(params or ()))}"
         except Unsupported:
             return None
