@@ -374,11 +374,23 @@ class ExprCompiler:
             return "player"
         return None
 
+    def names_a_constant(self, node: n.Name, scope: Scope) -> bool:
+        """Whether a name is read as a constant, as `c_Name` resolves it: nothing bound, no variable, zone or
+        table of that name comes first."""
+        sym = self.sym
+        return not (
+            node.id in scope or node.id in sym.game_vars or node.id in sym.zones or node.id in sym.tables
+        )
+
     def element_type(self, node: n.Node, scope: Scope) -> str | None:
         """The type of the items of a collection expression, when it can be told statically."""
         if isinstance(node, n.Name) and node.id == "players":
             return "player"
-        if isinstance(node, n.Name) and node.id in self.sym.site_collections and node.id not in scope:
+        if (
+            isinstance(node, n.Name)
+            and node.id in self.sym.site_collections
+            and self.names_a_constant(node, scope)
+        ):
             return "site"  # `tiles`, `cells`…
         if (
             isinstance(node, n.Call)

@@ -470,6 +470,36 @@ def test_a_field_of_a_site_from_a_board_collection_is_read_in_place_and_reads_on
     plays_as_the_closures(tmp_path, monkeypatch, SITE_FIELD_RULES, game, range(3))
 
 
+SHADOWED_SITES_RULES = """
+game: {name: Shadow, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 2, height: 1}}
+vars:
+  game: {cells: [], best: 0}
+setup:
+  - set cells = ['stone']
+actions:
+  put:
+    effect:
+      - "set best = max([c.supply for c in cells])"
+      - end game
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_variable_named_like_a_board_collection_does_not_hold_sites(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SHADOWED_SITES_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.apply("put")
+    assert state.gv["best"] == 9  # `cells` is the variable, holding a kind of piece, not the grid's cells
+    plays_as_the_closures(tmp_path, monkeypatch, SHADOWED_SITES_RULES, game, range(2))
+
+
 DOMAINS_RULES = """
 game: {name: Domains, players: {min: 2, max: 2}}
 components:
