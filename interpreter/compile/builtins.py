@@ -450,7 +450,10 @@ def _board_query(attr: str) -> Builtin:
     return query
 
 
-for _name in ("neighbours", "corners_of", "tiles_of", "sides_of", "ends"):
+# The board's incidence queries: each gives the sites a site touches, from tables that never change.
+BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
+
+for _name in BOARD_QUERIES:
     builtin(_name)(_board_query(_name))
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from meeple.compile.builtins import BUILTINS, can_pay, count_pieces, distinct, units
+from meeple.compile.builtins import BOARD_QUERIES, BUILTINS, can_pay, count_pieces, distinct, units
 from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
 from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
@@ -51,7 +51,7 @@ _INLINE_BUILTINS = frozenset(
         "award_points",
         "holder",
         "disjoint",
-        *("neighbours", "corners_of", "tiles_of", "sides_of", "ends"),  # the board's tables: constants
+        *BOARD_QUERIES,  # the board's tables: constants
     }
 )
 _INLINE_NODES = (
@@ -106,7 +106,6 @@ _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
 # A value read twice as cheaply as once, the same both times: a bound name or a game variable.
 _REREAD = re.compile(r"(v_\w+|b\['\w+'\]|s\.gv\['\w+'\])\Z")
-_BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
 
 
 def _over_a_few(node: n.Node, defs: Any) -> bool:
@@ -116,7 +115,7 @@ def _over_a_few(node: n.Node, defs: Any) -> bool:
         isinstance(node, n.Call)
         and isinstance(node.func, n.Name)
         and node.func.id not in defs
-        and (node.func.id == "pieces_at" or node.func.id in _BOARD_QUERIES)
+        and (node.func.id == "pieces_at" or node.func.id in BOARD_QUERIES)
         and not node.kwargs
     )
 
@@ -712,7 +711,7 @@ class SourceGen:
                         return self.reads_state("len(s.pieces)")
                     return self.reads_state(f"_count_pieces(s, {kind})")
                 return f"len({args[0]})"  # a piece query is a list
-            if name in _BOARD_QUERIES and self.board is not None:  # the topology never changes
+            if name in BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
             return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
@@ -774,7 +773,7 @@ class SourceGen:
         if isinstance(node, n.ListComp | n.ListLit | n.RangeLit):
             return True
         if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id not in self.sym.defs:
-            return node.func.id in _SEQUENCE_BUILTINS or node.func.id in _BOARD_QUERIES
+            return node.func.id in _SEQUENCE_BUILTINS or node.func.id in BOARD_QUERIES
         if isinstance(node, n.Name) and node.id == "players" and node.id not in self.sym.game_vars:
             return True
         return self.constant_sequence(source) is not None

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.builtins import BOARD_QUERIES, BUILTINS, units
 from meeple.compile.codegen import (
     MAX_RANGE,
     SourceGen,
@@ -51,8 +51,6 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
-# The board's queries, each giving sites: their items are typed "site".
-_SITE_QUERIES = frozenset({"neighbours", "corners_of", "tiles_of", "sides_of", "ends"})
 # A search over a metric reads whatever its rules read: any part.
 _ALL_PARTS = {"pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
@@ -395,7 +393,7 @@ class ExprCompiler:
         if (
             isinstance(node, n.Call)
             and isinstance(node.func, n.Name)
-            and node.func.id in _SITE_QUERIES
+            and node.func.id in BOARD_QUERIES
             and node.func.id not in self.sym.defs
         ):
             return "site"  # `neighbours(c)`, `sides_of(t)`…
