@@ -32,6 +32,8 @@ def units(value: Any) -> Iterable[Any]:
     if t is Bundle:  # multisets iterate in a canonical (sorted) order
         return value.units()
     if t is dict:
+        if value and min(value.values()) == 1 == max(value.values()):  # one copy of each: the names alone
+            return sorted(value)
         return [k for k in sorted(value) for _ in range(value[k])]
     if value is None:
         return ()
@@ -97,12 +99,16 @@ def sum_(s: Any, xs: Any) -> Any:
 
 @builtin("min")
 def min_(s: Any, *xs: Any) -> Any:
+    if len(xs) == 1 and type(xs[0]) is dict:  # a zone: the least name it holds, without listing units
+        return min([k for k, v in xs[0].items() if v > 0], default=None)
     items = list(units(xs[0])) if len(xs) == 1 else list(xs)
     return min(items) if items else None
 
 
 @builtin("max")
 def max_(s: Any, *xs: Any) -> Any:
+    if len(xs) == 1 and type(xs[0]) is dict:
+        return max([k for k, v in xs[0].items() if v > 0], default=None)
     items = list(units(xs[0])) if len(xs) == 1 else list(xs)
     return max(items) if items else None
 
@@ -224,10 +230,6 @@ def _free_bundles(kinds: tuple[str, ...], max_total: int, min_total: int) -> lis
 # ---------------------------------------------------------------- combinations of cards
 
 
-def _field_of(s: Any, kind: str, name: str) -> Any:
-    return s.game.sym.definitions.get(kind, {}).get(name)
-
-
 @builtin("groups")
 def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:  # noqa: A002
     """Every non-empty handful of cards that agree on the field `by` (sets of the same number).
@@ -235,14 +237,31 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
     Copies of one card are interchangeable, so each handful is listed once; the order is stable.
     """
     held = _held(cards)
-    values = tuple(_field_of(s, k, by) for k, _ in held)
-    return list(_groups(held, values, max))
+    cache = s.game.card_combos
+    key = ("groups", by, max, held)
+    found = cache.get(key)
+    if found is None:
+        definitions = s.game.sym.definitions
+        values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
+        found = _remember(cache, key, _groups(cache, held, values, max))
+    return list(found)
+
+
+_NO_FIELDS: dict[str, Any] = {}
+_COMBOS_KEPT = 8192  # answers of `groups` and `runs` a game keeps before starting afresh
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= _COMBOS_KEPT:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def _held(cards: Any) -> tuple[tuple[str, int], ...]:
     """Cards as sorted (name, copies) pairs, from a zone, a bundle or a plain list of names."""
     if isinstance(cards, dict | Bundle):
-        return tuple(sorted((k, v) for k, v in cards.items() if v > 0))
+        return tuple(sorted([(k, v) for k, v in cards.items() if v > 0]))
     counts: dict[str, int] = {}
     for name in units(cards):
         counts[name] = counts.get(name, 0) + 1
@@ -254,27 +273,53 @@ def _as_values(value: Any) -> tuple[Any, ...]:
     if value is None:
         return ()
     if isinstance(value, list | tuple | set | frozenset):
-        return tuple(value)
+        return tuple(dict.fromkeys(value))  # each value once
     return (value,)
 
 
-@lru_cache(maxsize=8192)
-def _groups(held: tuple[tuple[str, int], ...], values: tuple[Any, ...], limit: int | None) -> list[Bundle]:
+def _by_size(found: list[tuple[int, tuple[tuple[str, int], ...], Bundle]]) -> list[Bundle]:
+    """Handfuls in order of size, then of their (name, copies) pairs."""
+    found.sort(key=_size_and_pairs)
+    return [b for _, _, b in found]
+
+
+def _size_and_pairs(item: tuple[int, tuple[tuple[str, int], ...], Bundle]) -> tuple[Any, ...]:
+    return item[:2]
+
+
+def _bundle(made: dict[Any, Bundle], pairs: tuple[tuple[str, int], ...]) -> Bundle:
+    """The bundle of these (name, copies) pairs, none of them 0: one object for each handful while the
+    cache lasts, so its hash is worked out once for every memo it is looked up in."""
+    found = made.get(pairs)
+    if found is None:
+        found = made[pairs] = Bundle.of_counts(dict(pairs))
+    return found
+
+
+def _groups(
+    made: dict[Any, Bundle], held: tuple[tuple[str, int], ...], values: list[Any], limit: int | None
+) -> list[Bundle]:
     by_value: dict[Any, list[tuple[str, int]]] = {}
-    for (kind, n), value in zip(held, values):
+    for pair, value in zip(held, values):
         if value is not None:
-            by_value.setdefault(value, []).append((kind, n))
-    out: list[Bundle] = []
-    for value in sorted(by_value, key=repr):
-        counts: list[list[tuple[str, int]]] = [[]]
-        for kind, n in by_value[value]:
-            counts = [c + [(kind, k)] for c in counts for k in range(n + 1)]
-        for c in counts:
-            size_ = sum(k for _, k in c)
-            if size_ and (limit is None or size_ <= limit):
-                out.append(Bundle(c))
-    out.sort(key=lambda b: (b.total, sorted(b.items())))
-    return out
+            by_value.setdefault(value, []).append(pair)
+    found: list[tuple[int, tuple[tuple[str, int], ...], Bundle]] = []
+    for members in by_value.values():
+        # Each way to take 0..n copies of each member, as (size, pairs of what is taken) in name order.
+        ways: list[tuple[int, tuple[tuple[str, int], ...]]] = [(0, ())]
+        for kind, n in members:
+            if n == 1:
+                ways += [(size + 1, pairs + ((kind, 1),)) for size, pairs in ways]
+            else:
+                ways = [
+                    (size + k, pairs + ((kind, k),) if k else pairs)
+                    for size, pairs in ways
+                    for k in range(n + 1)
+                ]
+        for size, pairs in ways:
+            if size and (limit is None or size <= limit):
+                found.append((size, pairs, _bundle(made, pairs)))
+    return _by_size(found)
 
 
 @builtin("runs")
@@ -282,22 +327,35 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     """Every run: cards whose `by` values are consecutive whole numbers, one card per value, all
     sharing at least one value of their list field `within` (a colour). A card with an empty `within`
     list never joins a run; a card listing every colour is wild."""
-    held = tuple(k for k, _ in _held(cards))
-    info = tuple((_field_of(s, k, by), _as_values(_field_of(s, k, within))) for k in held)
-    return list(_runs(held, info, min, max))
+    if isinstance(cards, dict | Bundle):
+        held = tuple(sorted([k for k, v in cards.items() if v > 0]))
+    else:
+        held = tuple(k for k, _ in _held(cards))
+    cache = s.game.card_combos
+    key = ("runs", by, within, min, max, held)
+    found = cache.get(key)
+    if found is None:
+        fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
+        info = [(f.get(by), _as_values(f.get(within))) for f in fields]
+        found = _remember(cache, key, _runs(cache, held, info, min, max))
+    return list(found)
 
 
-@lru_cache(maxsize=8192)
 def _runs(
-    held: tuple[str, ...], info: tuple[tuple[Any, tuple[Any, ...]], ...], least: int, most: int | None
+    made: dict[Any, Bundle],
+    held: tuple[str, ...],
+    info: list[tuple[Any, tuple[Any, ...]]],
+    least: int,
+    most: int | None,
 ) -> list[Bundle]:
-    found: set[Bundle] = set()
-    suits = sorted({c for _, cs in info for c in cs}, key=repr)
-    for suit in suits:
-        at: dict[int, list[str]] = {}
-        for kind, (value, cs) in zip(held, info):
-            if suit in cs and isinstance(value, int):
-                at.setdefault(value, []).append(kind)
+    found: dict[tuple[str, ...], Bundle] = {}  # by its cards in name order; the first found is kept
+    by_suit: dict[Any, dict[int, list[str]]] = {}  # suit -> value -> the cards of that suit and value
+    for kind, (value, cs) in zip(held, info):
+        if isinstance(value, int):
+            for suit in cs:
+                by_suit.setdefault(suit, {}).setdefault(value, []).append(kind)
+    for suit in sorted(by_suit, key=repr):
+        at = by_suit[suit]
         for start in sorted(at):
             chains: list[list[str]] = [[k] for k in at[start]]
             value = start
@@ -305,11 +363,18 @@ def _runs(
                 value += 1
                 length = value - start
                 if length >= least and (most is None or length <= most):
-                    found.update(Bundle((k, 1) for k in c) for c in chains)
+                    for chain in chains:
+                        key = tuple(sorted(chain))
+                        if key not in found:
+                            order = tuple(chain)  # by value: the order the bundle is shown in
+                            bundle = made.get(order)
+                            if bundle is None:
+                                bundle = made[order] = Bundle.of_counts(dict.fromkeys(chain, 1))
+                            found[key] = bundle
                 if value not in at or (most is not None and length >= most):
                     break
                 chains = [c + [k] for c in chains for k in at[value]]
-    return sorted(found, key=lambda b: (b.total, sorted(b.items())))
+    return _by_size([(len(key), tuple((k, 1) for k in key), b) for key, b in found.items()])
 
 
 # ---------------------------------------------------------------- players

@@ -176,9 +176,20 @@ def number_range(a: Any, z: Any) -> list[int]:
     return list(range(a, z + 1))
 
 
+class _Zone(frozenset[Any]):
+    """A zone's cards and counts as a memo key: a zone is a dict, changed in place, so it is not a key."""
+
+    __slots__ = ()
+
+
+def _frozen(value: Any) -> Any:
+    """A value as a memo key: a zone by its contents; None when it cannot be one (a list, say)."""
+    return _Zone(value.items()) if type(value) is dict else None
+
+
 def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     """A def of one argument, memoised while the state cannot change (the closures' key: name, value),
-    or across decisions when its results are kept (key: the value)."""
+    or across decisions when its results are kept (key: the value). A zone counts by its contents."""
     memo = s._memo
     if memo is None:
         return fn(s, v0)
@@ -189,8 +200,12 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
         key = (name, v0)
     try:
         hit = memo.get(key, _MISSING)
-    except TypeError:  # an unhashable argument: no memo
-        return fn(s, v0)
+    except TypeError:  # unhashable: a zone stands for its contents; anything else has no memo
+        frozen = _frozen(v0)
+        if frozen is None:
+            return fn(s, v0)
+        key = frozen if kept is not None else (name, frozen)
+        hit = memo.get(key, _MISSING)
     if hit is _MISSING:
         hit = memo[key] = fn(s, v0)
     return hit
@@ -207,8 +222,13 @@ def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
         key = (name, values)
     try:
         hit = memo.get(key, _MISSING)
-    except TypeError:
-        return fn(s, *values)
+    except TypeError:  # as in _call1
+        frozen = tuple(_frozen(v) if type(v) is dict else v for v in values)
+        key = frozen if kept is not None else (name, frozen)
+        try:
+            hit = memo.get(key, _MISSING)
+        except TypeError:
+            return fn(s, *values)
     if hit is _MISSING:
         hit = memo[key] = fn(s, *values)
     return hit

@@ -9,7 +9,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.compile.builtins import Units, first, sample, units
+from meeple.compile.builtins import Units, first, max_, min_, sample, units
 from meeple.values import Bundle
 
 BUNDLES = st.dictionaries(st.sampled_from(["chalk", "nut", "rope", "bolt"]), st.integers(0, 12)).map(Bundle)
@@ -42,3 +42,15 @@ def test_sample_and_first_of_a_huge_holding_never_list_its_units() -> None:
 
     assert drawn.total == 2 and set(drawn) <= {"rope", "nut"}
     assert first(None, huge) == "nut"
+
+
+ZONES = st.dictionaries(st.sampled_from(["chalk", "nut", "rope", "bolt"]), st.integers(0, 3))
+
+
+@given(ZONES)
+def test_a_zones_units_min_and_max_are_those_of_its_cards_one_per_copy(zone: dict[str, int]) -> None:
+    # a card of 0 copies is not held
+    listed = sorted(name for name, copies in zone.items() for _ in range(copies))
+    assert list(units(zone)) == listed
+    assert min_(None, zone) == (listed[0] if listed else None)
+    assert max_(None, zone) == (listed[-1] if listed else None)

@@ -763,3 +763,62 @@ def test_a_def_reading_one_scope_keeps_its_results_while_another_scope_changes(t
     state.apply("tighten")  # the season changes: worked out again
     assert [str(a) for a in state.legal_actions() if a.name == "play"] == ["play(n=1)", "play(n=2)"]
     assert state._kept["room"] is not results and state._kept["room"][3] is False
+
+
+ZONE_ARGUMENT_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  card_fields: {number: 0}
+  cards:
+    a1: {number: 1}
+    b1: {number: 1}
+    a2: {number: 2}
+    b2: {number: 2}
+  zones:
+    start: {fill: "[a1, b1]"}
+    deck: {fill: "[a2, b2]"}
+    hand: {per: player}
+vars:
+  game: {waits: 0}
+defs:
+  pairs(h): "[g for g in groups(h, 'number') if size(g) == 2]"
+setup:
+  - move card a1 from start to players[0].hand
+  - move card b1 from start to players[0].hand
+actions:
+  take:
+    params: {card: distinct(deck)}
+    effect: [move card card from deck to me.hand]
+  wait: {effect: [waits += 1]}
+  show:
+    params: {pair: pairs(me.hand)}
+    effect: [waits += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: waits >= 6
+    do: [{choose: [take, wait, show]}]
+"""
+
+
+def test_a_def_of_a_zone_keeps_its_results_by_the_cards_the_zone_holds(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, ZONE_ARGUMENT_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    assert kept["pairs"] == ()  # the cards' fields never change: only the zone given matters
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions() if a.name == "show"] == ["show(pair=1 a1 + 1 b1)"]
+    [(first_hand, first_pairs)] = state._kept["pairs"].items()
+    assert first_hand == codegen._Zone({"a1": 1, "b1": 1}.items())
+    state.apply("wait")
+    state.legal_actions()  # p2, empty-handed
+    state.apply("wait")
+    state.legal_actions()  # p1 again with the same hand: its result is the one kept, not worked out anew
+    assert state._kept["pairs"][first_hand] is first_pairs
+    state.apply("take(card=a2)")
+    state.apply("take(card=b2)")  # p2's hand: b2
+    assert [str(a) for a in state.legal_actions() if a.name == "show"] == ["show(pair=1 a1 + 1 b1)"]
+    # p1's hand before and after taking a2, and p2's empty one
+    after = codegen._Zone({"a1": 1, "b1": 1, "a2": 1}.items())
+    assert set(state._kept["pairs"]) == {first_hand, after, frozenset()}
+    plays_as_the_closures(tmp_path, monkeypatch, ZONE_ARGUMENT_RULES, game, range(1, 5))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple import Bundle
+from meeple.compile import builtins
 from meeple.compile.builtins import groups, runs
 
 RULES = """
@@ -161,6 +162,31 @@ def test_a_scalar_within_field_is_one_colour_not_a_list_of_characters(state: mee
 def test_groups_and_runs_accept_a_list_of_card_names(state: meeple.State) -> None:
     assert groups(state, ["red_2", "green_2"], "number") == groups(state, hand("red_2", "green_2"), "number")
     assert runs(state, ["red_1", "red_2"], "number", "colours") == bundles(("red_1", "red_2"))
+
+
+def test_groups_and_runs_are_kept_by_the_cards_held_and_share_each_handful(state: meeple.State) -> None:
+    held = hand("red_2", "green_2", "red_3")
+    first = groups(state, held, "number")
+    again = groups(state, dict(reversed(held.items())), "number")  # the same cards, another order
+    assert again == first and all(a is b for a, b in zip(first, again))  # one object per handful
+    first.clear()  # each answer is a list of its own: changing one leaves the kept answer as it was
+    assert groups(state, held, "number") == again
+    a_run = runs(state, hand("red_1", "wild_2"), "number", "colours")
+    assert str(a_run[0]) == "1 red_1 + 1 wild_2"  # its cards in the order of the run
+    assert runs(state, hand("wild_2", "red_1"), "number", "colours")[0] is a_run[0]
+
+
+def test_a_game_keeps_a_bounded_number_of_answers(
+    state: meeple.State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(builtins, "_COMBOS_KEPT", 5)
+    state.game.card_combos.clear()
+    sizes = []
+    for n in range(1, 6):
+        found = groups(state, hand(f"red_{n}", f"green_{n}"), "number")
+        assert found == bundles((f"green_{n}",), (f"red_{n}",), (f"green_{n}", f"red_{n}"))
+        sizes.append(len(state.game.card_combos))
+    assert max(sizes) <= 5  # each answer with its 3 handfuls; all dropped once the bound is reached
 
 
 # --------------------------------------------------------------------------- in a rule file
