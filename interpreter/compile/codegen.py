@@ -149,6 +149,18 @@ def add_values(a: Any, b: Any) -> Any:
         raise
 
 
+class ZoneKeys(dict[Any, str]):
+    """The keys of one per-player zone in a state's zones, by player: `hand#0`, `hand#1`… each made once."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, p: Any) -> str:
+        key = self[p] = f"{self.name}#{int(p)}"
+        return key
+
+
 def index_value(container: Any, key: Any) -> Any:
     t = type(container)
     if t is list or t is tuple:
@@ -311,6 +323,7 @@ class SourceGen:
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
         self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
+        self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.ns: dict[str, Any] = {
             "_units": units,
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
@@ -447,14 +460,14 @@ class SourceGen:
         finally:
             self.subst = saved
 
-    def written_out_direct(self, name: str, args: list[str]) -> str | None:
+    def written_out_direct(self, name: str, args: list[str], typed: dict[str, Any]) -> str | None:
         """The source of a call to a def with a comprehension, its body in place; None to call it."""
         if not self.direct_args_fit(name, args):
             return None
         node, scope, params, _ = self.inline_direct[name]
-        return self.with_args(params, args, lambda: f"({self.gen(node, dict(scope), set(params))})")
+        return self.with_args(params, args, lambda: f"({self.gen(node, {**scope, **typed}, set(params))})")
 
-    def written_out(self, name: str, args: list[str]) -> str | None:
+    def written_out(self, name: str, args: list[str], typed: dict[str, Any]) -> str | None:
         """The source of a call to an inlinable def with its body in place, or None to call it."""
         node, scope, params = self.inline[name]
         if len(args) != len(params):
@@ -462,7 +475,26 @@ class SourceGen:
         for p, a in zip(params, args):
             if not _SIMPLE_ARG.match(a) and _uses(node, p) > 1:
                 return None  # a costly argument the body would compute more than once
-        return self.with_args(params, args, lambda: f"({self.gen(node, dict(scope), set(params))})")
+        return self.with_args(params, args, lambda: f"({self.gen(node, {**scope, **typed}, set(params))})")
+
+    def argument_types(self, name: str, args: tuple[n.Node, ...], scope: dict[str, Any]) -> dict[str, Any]:
+        """The types a def's body written out in place may give its parameters: that of each argument that
+        is a name of known type (a player, a piece, a site: never none), so their fields are read in place."""
+        params = self.sym.defs.get(name, ())
+        if len(params) != len(args):
+            return {}
+        return {
+            p: scope[a.id]
+            for p, a in zip(params, args)
+            if isinstance(a, n.Name) and a.id in scope and scope[a.id] in ("player", "piece", "site")
+        }
+
+    def zone_keys(self, name: str) -> str:
+        """The name in the namespace of a per-player zone's keys (`ZoneKeys`)."""
+        found = self.keys_of.get(name)
+        if found is None:
+            found = self.keys_of[name] = self.const(ZoneKeys(name))
+        return found
 
     def const(self, value: Any) -> str:
         """A name in the namespace holding a value the source cannot spell."""
@@ -566,7 +598,7 @@ class SourceGen:
             if name in sym.player_vars or name in sym.resources:
                 return f"s.pv[{obj}][{name!r}]"
             if name in sym.player_zones:
-                return f"s.zones[{name + '#'!r} + str(int({obj}))]"
+                return f"s.zones[{self.zone_keys(name)}[{obj}]]"
             if name == "index":
                 return f"int({obj})"
             if name == "resources":
@@ -693,8 +725,9 @@ class SourceGen:
         if name in self.sym.defs:
             if node.kwargs:
                 raise Unsupported("def kwargs")
+            typed = self.argument_types(name, node.args, scope)
             if name in self.inline:
-                inlined = self.written_out(name, args)
+                inlined = self.written_out(name, args, typed)
                 if inlined is not None:
                     return inlined
             # Called straight while the state may change (no memo then: effects, the flow), else memoised;
@@ -702,7 +735,7 @@ class SourceGen:
             listed = "".join(", " + a for a in args)
             direct = f"_D[{name!r}](s{listed})"
             if name in self.inline_direct:
-                direct = self.written_out_direct(name, args) or direct
+                direct = self.written_out_direct(name, args, typed) or direct
                 if name in self.few_loops:  # cheaper to work out again than to look up in the memo
                     return direct
             if len(args) == 1:

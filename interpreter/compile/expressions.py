@@ -13,6 +13,7 @@ from meeple.compile.builtins import BOARD_QUERIES, BUILTINS, units
 from meeple.compile.codegen import (
     MAX_RANGE,
     SourceGen,
+    ZoneKeys,
     add_values,
     contains,
     index_value,
@@ -137,6 +138,7 @@ def free_names(node: Any) -> set[str]:
 def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
     definitions = sym.definitions
     resources = sym.resources
+    zone_keys: dict[str, ZoneKeys] = {}  # per-player zone -> its keys, made at the zone's first read
 
     def get_attr(s: Any, obj: Any, name: str) -> Any:
         t = type(obj)
@@ -144,7 +146,10 @@ def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
             rec = s.pv[obj]
             if name in rec:
                 return rec[name]
-            zone = s.zones.get(f"{name}#{int(obj)}")
+            keys = zone_keys.get(name)
+            if keys is None and name in sym.player_zones:
+                keys = zone_keys[name] = ZoneKeys(name)
+            zone = s.zones.get(keys[obj]) if keys is not None else None
             if zone is not None:
                 return zone
             if name == "resources":

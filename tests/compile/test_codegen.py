@@ -822,3 +822,49 @@ def test_a_def_of_a_zone_keeps_its_results_by_the_cards_the_zone_holds(tmp_path,
     after = codegen._Zone({"a1": 1, "b1": 1, "a2": 1}.items())
     assert set(state._kept["pairs"]) == {first_hand, after, frozenset()}
     plays_as_the_closures(tmp_path, monkeypatch, ZONE_ARGUMENT_RULES, game, range(1, 5))
+
+
+TYPED_ARGUMENT_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  cards: {a: {}, b: {}, c: {}}
+  zones:
+    deck: {fill: "[a, b, c]"}
+    hand: {per: player}
+vars:
+  game: {nobody: none, seen: 0}
+  player: {gold: 0}
+defs:
+  ready(p): "size(p.hand) > 0 and p.gold < 2"
+  gold_of(p): p.gold
+actions:
+  take:
+    params: {card: distinct(deck)}
+    effect: [move card card from deck to me.hand]
+  earn:
+    when: ready(me)
+    effect:
+      - me.gold += 1
+      - seen += sum(gold_of(p) for p in players)
+      - "set nobody = gold_of(nobody)"
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(deck) == 0 and all(not ready(p) for p in players)
+    do: [{choose: [take, earn]}]
+"""
+
+
+def test_a_def_written_out_reads_the_fields_of_a_player_it_is_given_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, TYPED_ARGUMENT_RULES, players=2)
+    source = game.definition.actions["earn"].fast.source
+    # ready(me) written out with p standing for me, a player: its hand and gold read straight from the state
+    assert "s.pv[v_me]['gold']" in source and "_get_attr" not in source
+    state = game.new_game(seed=1)
+    state.apply("take(card=a)")
+    state.apply("take(card=b)")
+    state.apply("earn")  # p1 holds a card and has no gold: ready
+    assert state.pv[0]["gold"] == 1 and state.gv["seen"] == 1
+    assert state.gv["nobody"] is None  # a def given none still reads none of it, as a plain call does
+    plays_as_the_closures(tmp_path, monkeypatch, TYPED_ARGUMENT_RULES, game, range(1, 5))
