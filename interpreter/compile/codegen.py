@@ -24,6 +24,8 @@ from meeple.values import Bundle
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
+_UNSET = object()  # a hoisted call's temporary before its first use (SourceGen.hoisted)
+_RANDOM_BUILTINS = frozenset({"pick", "sample", "chance"})  # never hoisted: each call draws again
 _PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -323,6 +325,10 @@ class SourceGen:
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
         self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
+        # While a comprehension's conditions are written: the names its loops bind (as source) and the
+        # temporaries its conditions' loop-invariant calls were given; None where none may be (`hoisted`).
+        self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
+        self.comp_temps: list[str] = []  # those of the comprehension written last
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.ns: dict[str, Any] = {
             "_units": units,
@@ -334,6 +340,7 @@ class SourceGen:
             "_add": add_values,
             "_range": number_range,
             "_call1": _call1,
+            "_UNSET": _UNSET,
             "_call": _call,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
@@ -513,7 +520,9 @@ class SourceGen:
             raise Unsupported(type(node).__name__)
         before = self.dynamic
         source = str(method(node, scope, local))
-        if self.dynamic != before or isinstance(node, n.IntLit | n.StrLit | n.BoolLit | n.NoneLit):
+        if self.dynamic != before:
+            return self.hoisted(node, source) if self.hoisting and self.hoisting[-1] else source
+        if isinstance(node, n.IntLit | n.StrLit | n.BoolLit | n.NoneLit):
             return source
         try:
             # A pure built-in is handed no state (`s`): one that reads it fails here and stays as source.
@@ -521,6 +530,33 @@ class SourceGen:
         except Exception:  # noqa: BLE001 - a constant that fails is left to fail when it runs
             return source
         return self.const(value)
+
+    def hoisted(self, node: n.Node, source: str) -> str:
+        """In a comprehension's condition, a call of a built-in that mentions none of its loop names gives
+        the same value at every item: it is worked out at the first item that asks for it and kept in a
+        temporary for the others (`max(p.hand)` in `[c for c in cards if c >= max(p.hand)]`). Not one that
+        draws at random."""
+        frame = self.hoisting[-1]
+        if (
+            frame is None
+            or not isinstance(node, n.Call)
+            or not isinstance(node.func, n.Name)
+            or node.func.id in self.sym.defs
+            or node.func.id not in BUILTINS
+            or node.func.id in _RANDOM_BUILTINS
+            or not source.startswith("_b_")  # written as a direct read (`len(s.pieces)`): as cheap as a test
+            or frame[0].search(source)
+        ):
+            return source
+        temp = f"_h{next(self.counter)}"
+        frame[1].append(temp)
+        return f"({temp} if {temp} is not _UNSET else ({temp} := {source}))"
+
+    def with_temporaries(self, temps: list[str], source: str) -> str:
+        """A comprehension's source, its hoisted calls' temporaries set to not worked out yet before it."""
+        if not temps:
+            return source
+        return "(" + "".join(f"({t} := _UNSET), " for t in temps) + f"{source})[-1]"
 
     def reads_state(self, source: str) -> str:
         """Mark the source being written as depending on the state or the bindings."""
@@ -783,18 +819,36 @@ class SourceGen:
         `pieces_at(site)` whose name is read only for its pieces' fields loops over their ids."""
         inner_scope, inner_local = dict(scope), set(local)
         parts = []  # each clause as (its loop name or None, `for … in `, iterable, site or None, `if …`s)
+        loop_names = [nm for comp in comps for nm in comp.names]
+        _identifiers(loop_names)
+        frame: tuple[re.Pattern[str], list[str]] = (
+            re.compile(r"\b(?:" + "|".join(f"v_{nm}" for nm in loop_names) + r")\b"),
+            [],
+        )
         for comp in comps:
-            it = self.gen(comp.iter, inner_scope, inner_local)
+            self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
+            try:
+                it = self.gen(comp.iter, inner_scope, inner_local)
+            finally:
+                self.hoisting.pop()
             t = self.ex.element_type(comp.iter, inner_scope)
             for nm in comp.names:
                 inner_scope[nm] = t
                 inner_local.add(nm)
-            _identifiers(comp.names)
             target = ", ".join(f"v_{nm}" for nm in comp.names)
-            conds = "".join(f" if {self.gen(c, inner_scope, inner_local)}" for c in comp.conds)
+            self.hoisting.append(frame)
+            try:
+                conds = "".join(f" if {self.gen(c, inner_scope, inner_local)}" for c in comp.conds)
+            finally:
+                self.hoisting.pop()
             site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
             parts.append((target, f"for {target} in ", self.iterable(comp.iter, it), site, conds))
-        element = self.gen(elt, inner_scope, inner_local)
+        self.hoisting.append(None)  # the element's value is handed out: each item gets its own
+        try:
+            element = self.gen(elt, inner_scope, inner_local)
+        finally:
+            self.hoisting.pop()
+        self.comp_temps = frame[1]
         clauses = []
         for k, (target, head, source, site, conds) in enumerate(parts):
             if site is not None:
@@ -913,14 +967,15 @@ class SourceGen:
             # handing every item out to `any` or `all`.
             elt, clauses = self.comprehension_parts(node.elt, node.comps, scope, local)
             if name == "any":
-                return f"next((True {clauses} if ({elt})), False)"
-            return f"next((False {clauses} if not ({elt})), True)"
+                return self.with_temporaries(self.comp_temps, f"next((True {clauses} if ({elt})), False)")
+            return self.with_temporaries(self.comp_temps, f"next((False {clauses} if not ({elt})), True)")
         body = self.comprehension(node.elt, node.comps, scope, local)
-        return f"_b_{name}(s, ({body}))"
+        return self.with_temporaries(self.comp_temps, f"_b_{name}(s, ({body}))")
 
     def g_ListComp(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str:
         self.dynamic += 1
-        return f"[{self.comprehension(node.elt, node.comps, scope, local)}]"
+        body = self.comprehension(node.elt, node.comps, scope, local)
+        return self.with_temporaries(self.comp_temps, f"[{body}]")
 
     def g_ListLit(self, node: n.ListLit, scope: dict[str, Any], local: set[str]) -> str:
         return "[" + ", ".join(self.gen(i, scope, local) for i in node.items) + "]"

@@ -868,3 +868,59 @@ def test_a_def_written_out_reads_the_fields_of_a_player_it_is_given_in_place(tmp
     assert state.pv[0]["gold"] == 1 and state.gv["seen"] == 1
     assert state.gv["nobody"] is None  # a def given none still reads none of it, as a plain call does
     plays_as_the_closures(tmp_path, monkeypatch, TYPED_ARGUMENT_RULES, game, range(1, 5))
+
+
+HOIST_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {xs: [3, 1, 4, 1, 5], ys: [], above: [], lucky: []}
+actions:
+  grow:
+    params: {x: "[x for x in xs if len(ys) == 0 or x > max(ys) + 1]"}
+    effect: [add x to ys]
+  note:
+    effect:
+      - "set above = [x for x in xs if x > max(xs) - len(ys)]"
+      - "set lucky = [x for x in xs if x == pick(xs)]"
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(ys) >= 2
+    do: [{choose: [grow, note]}]
+"""
+
+
+def test_a_call_in_a_comprehensions_condition_that_mentions_no_loop_name_is_worked_out_once(
+    tmp_path, monkeypatch
+):
+    calls = []
+
+    def counting_max(s, *xs):
+        calls.append(xs)
+        return builtins_max(s, *xs)
+
+    from meeple.compile.builtins import BUILTINS
+
+    builtins_max = BUILTINS["max"]
+    monkeypatch.setitem(BUILTINS, "max", counting_max)
+    game = load_tiny(tmp_path, HOIST_RULES, players=2)
+    grow = game.definition.actions["grow"].fast.source
+    assert "_UNSET" in grow and grow.count("_b_max(") == 1
+    state = game.new_game(seed=1)
+    # ys is empty: `len(ys) == 0` decides for every x and max(ys) + 1, an error on none, is never reached
+    assert [str(a) for a in state.legal_actions() if a.name == "grow"] == [
+        f"grow(x={x})" for x in (3, 1, 4, 5)
+    ]
+    assert calls == []
+    state.apply("grow(x=3)")
+    assert [str(a) for a in state.legal_actions() if a.name == "grow"] == ["grow(x=5)"]
+    assert len(calls) == 1  # once for the five values of x
+    state.apply("note")
+    assert state.gv["above"] == (5,)  # max(xs) - len(ys) is 4
+    assert calls.count(((3, 1, 4, 1, 5),)) == 1
+    effect = game.definition.actions["note"].effect.source
+    assert "_b_pick(" in effect and ":= _b_pick(" not in effect  # a draw is made for each item, never kept
+    monkeypatch.undo()
+    game = load_tiny(tmp_path, HOIST_RULES, players=2)
+    plays_as_the_closures(tmp_path, monkeypatch, HOIST_RULES, game, range(1, 5))
