@@ -728,7 +728,10 @@ def _steps_from(joins: dict[str, list[str]], source: str) -> dict[str, int]:
 def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> int:
     """The most sides in one trail (no side twice) that never passes through a blocked corner."""
     ends = s.game.board.ends
-    return _longest_trail(tuple(sorted((e, *ends[e]) for e in edges)), frozenset(blocked))
+    sides = tuple(sorted((e, *ends[e]) for e in edges))
+    # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
+    touched = {corner for _, a, b in sides for corner in (a, b)}
+    return _longest_trail(sides, frozenset(c for c in blocked if c in touched))
 
 
 @lru_cache(maxsize=8192)

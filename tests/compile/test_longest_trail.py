@@ -66,3 +66,20 @@ def test_a_blocked_corner_splits_a_path_into_two_trails() -> None:
 
     assert _longest_trail.__wrapped__(path, frozenset()) == 5
     assert _longest_trail.__wrapped__(path, frozenset({"c"})) == 3  # c..f; a..c is 2
+
+
+def test_a_blocked_corner_no_side_touches_changes_nothing_and_shares_the_answer() -> None:
+    import meeple
+    from meeple.compile.builtins import longest_path
+
+    state = meeple.load("climbers_of_verdon", players=3).new_game(seed=1)
+    ends = state.game.board.ends
+    first = sorted(ends)[0]
+    trail = [side for side in sorted(ends) if set(ends[side]) & set(ends[first])][:3]  # sides meeting it
+    touched = {corner for side in trail for corner in ends[side]}
+    far = sorted({c for side in ends for c in ends[side]} - touched)[:5]
+    near = sorted(touched)[:1]
+    _longest_trail.cache_clear()
+    alone = longest_path(state, trail, near)
+    assert longest_path(state, trail, [*near, *far]) == alone
+    assert _longest_trail.cache_info().hits == 1  # the far corners are not part of what is remembered
