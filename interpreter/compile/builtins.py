@@ -49,6 +49,16 @@ def units(value: Any) -> Iterable[Any]:
     return value
 
 
+def units_held(value: Any) -> Iterable[Any]:
+    """A value's units as `units` gives them, but a zone's in the order it holds them (unsorted): for a
+    loop whose result no order changes, such as a count."""
+    if type(value) is dict:
+        if value and min(value.values()) == 1 == max(value.values()):  # one copy of each: its names
+            return value
+        return [k for k, v in value.items() for _ in range(v)]
+    return units(value)
+
+
 # ---------------------------------------------------------------- collections
 
 

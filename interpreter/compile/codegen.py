@@ -16,7 +16,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from meeple.compile.builtins import BOARD_QUERIES, BUILTINS, can_pay, count_pieces, distinct, units
+from meeple.compile.builtins import (
+    BOARD_QUERIES,
+    BUILTINS,
+    can_pay,
+    count_pieces,
+    distinct,
+    units,
+    units_held,
+)
 from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
 from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
@@ -26,6 +34,9 @@ Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
 _UNSET = object()  # a hoisted call's temporary before its first use (SourceGen.hoisted)
 _RANDOM_BUILTINS = frozenset({"pick", "sample", "chance"})  # never hoisted: each call draws again
+# Built-ins whose answer for a list does not depend on its order: a comprehension given to one straight may
+# loop over a zone as it is held (see `units_held`).
+_ORDERLESS = frozenset({"count", "len", "size", "min", "max"})
 _PY_CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -329,9 +340,12 @@ class SourceGen:
         # temporaries its conditions' loop-invariant calls were given; None where none may be (`hoisted`).
         self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
         self.comp_temps: list[str] = []  # those of the comprehension written last
+        self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
+        self.orderless: n.Node | None = None  # the argument of a count, len, size, min or max being written
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.ns: dict[str, Any] = {
             "_units": units,
+            "_units_held": units_held,
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
             "_NO_FIELDS": {},  # the fields of a site-typed none (never written)
             "_in": contains,
@@ -741,15 +755,20 @@ class SourceGen:
             return f"{obj}[{key}]"
         if _REREAD.match(obj):  # a tuple (a list as a variable holds it) is indexed in place
             return f"({obj}[{key}] if type({obj}) in _SEQ else _index({obj}, {key}))"
+        if not self.in_iterable:  # a value worked out (`columns[x][0]`): held in a temporary to test it
+            temp = f"_i{next(self.counter)}"
+            return f"({temp}[{key}] if type({temp} := {obj}) in _SEQ else _index({temp}, {key}))"
         return f"_index({obj}, {key})"
 
-    def iterable(self, node: n.Node, source: str) -> str:
-        """The source of a value to loop over: a list or tuple as it is, else its units."""
+    def iterable(self, node: n.Node, source: str, any_order: bool = False) -> str:
+        """The source of a value to loop over: a list or tuple as it is, else its units (`any_order`: in
+        whatever order they are held, for a consumer the order cannot change, such as `count`)."""
         if self.is_sequence(node, source):
             return source
+        units_of = "_units_held" if any_order else "_units"
         if _REREAD.match(source):
-            return f"({source} if type({source}) in _SEQ else _units({source}))"
-        return f"_units({source})"
+            return f"({source} if type({source}) in _SEQ else {units_of}({source}))"
+        return f"{units_of}({source})"
 
     def g_Call(self, node: n.Call, scope: dict[str, Any], local: set[str]) -> str:
         if not isinstance(node.func, n.Name):
@@ -757,6 +776,8 @@ class SourceGen:
         name = node.func.id
         if name in self.sym.defs or name not in _PURE_BUILTINS:
             self.dynamic += 1  # a call may read the state or draw from its generator
+        if name in _ORDERLESS and name not in self.sym.defs and len(node.args) == 1 and not node.kwargs:
+            self.orderless = node.args[0]  # a comprehension it is given may loop over a zone unsorted
         args = [self.gen(a, scope, local) for a in node.args]
         if name in self.sym.defs:
             if node.kwargs:
@@ -808,15 +829,27 @@ class SourceGen:
         return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
 
     def comprehension(
-        self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
+        self,
+        elt: n.Node,
+        comps: tuple[n.CompFor, ...],
+        scope: dict[str, Any],
+        local: set[str],
+        any_order: bool = False,
     ) -> str:
-        return " ".join(self.comprehension_parts(elt, comps, scope, local))
+        return " ".join(self.comprehension_parts(elt, comps, scope, local, any_order))
 
     def comprehension_parts(
-        self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: dict[str, Any], local: set[str]
+        self,
+        elt: n.Node,
+        comps: tuple[n.CompFor, ...],
+        scope: dict[str, Any],
+        local: set[str],
+        any_order: bool = False,
     ) -> tuple[str, str]:
         """The source of a comprehension's element and of its `for … if …` clauses. A clause over
-        `pieces_at(site)` whose name is read only for its pieces' fields loops over their ids."""
+        `pieces_at(site)` whose name is read only for its pieces' fields loops over their ids. With
+        `any_order` (its items only counted, or their least or greatest taken), a zone is looped over in
+        the order it holds its cards, unsorted."""
         inner_scope, inner_local = dict(scope), set(local)
         parts = []  # each clause as (its loop name or None, `for … in `, iterable, site or None, `if …`s)
         loop_names = [nm for comp in comps for nm in comp.names]
@@ -827,10 +860,12 @@ class SourceGen:
         )
         for comp in comps:
             self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
+            self.in_iterable += 1
             try:
                 it = self.gen(comp.iter, inner_scope, inner_local)
             finally:
                 self.hoisting.pop()
+                self.in_iterable -= 1
             t = self.ex.element_type(comp.iter, inner_scope)
             for nm in comp.names:
                 inner_scope[nm] = t
@@ -842,7 +877,7 @@ class SourceGen:
             finally:
                 self.hoisting.pop()
             site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
-            parts.append((target, f"for {target} in ", self.iterable(comp.iter, it), site, conds))
+            parts.append((target, f"for {target} in ", self.iterable(comp.iter, it, any_order), site, conds))
         self.hoisting.append(None)  # the element's value is handed out: each item gets its own
         try:
             element = self.gen(elt, inner_scope, inner_local)
@@ -969,12 +1004,13 @@ class SourceGen:
             if name == "any":
                 return self.with_temporaries(self.comp_temps, f"next((True {clauses} if ({elt})), False)")
             return self.with_temporaries(self.comp_temps, f"next((False {clauses} if not ({elt})), True)")
-        body = self.comprehension(node.elt, node.comps, scope, local)
+        body = self.comprehension(node.elt, node.comps, scope, local, name in _ORDERLESS)
         return self.with_temporaries(self.comp_temps, f"_b_{name}(s, ({body}))")
 
     def g_ListComp(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str:
         self.dynamic += 1
-        body = self.comprehension(node.elt, node.comps, scope, local)
+        any_order, self.orderless = self.orderless is node, None
+        body = self.comprehension(node.elt, node.comps, scope, local, any_order)
         return self.with_temporaries(self.comp_temps, f"[{body}]")
 
     def g_ListLit(self, node: n.ListLit, scope: dict[str, Any], local: set[str]) -> str:

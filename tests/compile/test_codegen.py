@@ -697,13 +697,17 @@ game: {name: Index, players: {min: 2, max: 2}}
 tables:
   prices: {rope: 2, nut: 1}
 vars:
-  game: {holder: [5, 6, 7], got: [], missing: 0, grid: [], firsts: []}
+  game: {holder: [5, 6, 7], got: [], missing: 0, grid: [], firsts: [], deep: [], rows: []}
 actions:
   look:
     effect:
       - "set got = [holder[0], holder[-1], [1, 2, 3][1]]"
       - "set grid = [[x, x + 1] for x in holder]"
       - "set firsts = [r[0] for r in grid]"
+      - "set rows = [prices, prices]"
+      - >-
+        set deep = [grid[2][1], rows[1]['nut'], rows[0]['chalk'],
+                    [grid[0][0] for g in grid[1]], [g for g in [grid[1][0]]]]
       - set holder = prices
       - "set missing = 1 if holder['chalk'] == none and holder['rope'] == 2 else 0"
       - end game
@@ -725,6 +729,9 @@ def test_a_variable_holding_a_list_or_tuple_is_indexed_in_place_and_one_holding_
     # a list kept in a variable is a tuple; a mapping gives none for a key it lacks
     assert state.gv["got"] == (5, 7, 2) and state.gv["missing"] == 1
     assert state.gv["firsts"] == (5, 6, 7) and type(state.gv["grid"][0]) is list
+    # an item of an item: the inner one held in a temporary to be tested, except in a loop's iterable
+    assert "type(_i" in source and "for v_g in [_index(" in source
+    assert state.gv["deep"] == (8, 1, None, [5, 5], [6])
 
 
 SCOPED_RULES = """
@@ -924,3 +931,42 @@ def test_a_call_in_a_comprehensions_condition_that_mentions_no_loop_name_is_work
     monkeypatch.undo()
     game = load_tiny(tmp_path, HOIST_RULES, players=2)
     plays_as_the_closures(tmp_path, monkeypatch, HOIST_RULES, game, range(1, 5))
+
+
+ORDERLESS_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  cards: {a: {count: 2}, b: {count: 2}, c: {}}
+  zones:
+    deck: {fill: "[a, a, b, b, c]"}
+    hand: {per: player}
+vars:
+  game: {counted: -1, least: none}
+actions:
+  take:
+    params: {card: distinct(deck)}
+    effect:
+      - move card card from deck to me.hand
+      - "set counted = count([x for x in me.hand if x >= 'b'])"
+      - "set least = min(x for x in me.hand if x != 'a')"
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(deck) == 0
+    do: [{choose: [take]}]
+"""
+
+
+def test_a_count_or_least_of_a_zones_cards_loops_over_them_unsorted_and_counts_each_copy(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, ORDERLESS_RULES, players=2)
+    assert game.definition.actions["take"].effect.source.count("_units_held(") == 2
+    state = game.new_game(seed=1)
+    # p1 takes b, b and c (two copies of b), p2 takes a twice; each count is of the taker's hand
+    for card, counted, least in [("b", 1, "b"), ("a", 0, None), ("b", 2, "b"), ("a", 0, None), ("c", 3, "b")]:
+        state.apply(f"take(card={card})")
+        assert (state.gv["counted"], state.gv["least"]) == (counted, least)
+    assert state.zones["hand#0"] == {"b": 2, "c": 1}
+    plays_as_the_closures(tmp_path, monkeypatch, ORDERLESS_RULES, game, range(1, 5))
