@@ -35,13 +35,18 @@ def holding(value: Any) -> bool:
     return t is not list and t is not tuple and isinstance(value, dict | Bundle)
 
 
+def _one_copy_each(zone: dict[str, int]) -> bool:
+    """Whether a zone holds one copy of each card it names: its units are then its names."""
+    return bool(zone) and min(zone.values()) == 1 == max(zone.values())
+
+
 def units(value: Any) -> Iterable[Any]:
     """Iterate a value: a zone or bundle yields each unit, anything else its items."""
     t = type(value)
     if t is Bundle:  # multisets iterate in a canonical (sorted) order
         return value.units()
     if t is dict:
-        if value and min(value.values()) == 1 == max(value.values()):  # one copy of each: the names alone
+        if _one_copy_each(value):
             return sorted(value)
         return [k for k in sorted(value) for _ in range(value[k])]
     if value is None:
@@ -53,7 +58,7 @@ def units_held(value: Any) -> Iterable[Any]:
     """A value's units as `units` gives them, but a zone's in the order it holds them (unsorted): for a
     loop whose result no order changes, such as a count."""
     if type(value) is dict:
-        if value and min(value.values()) == 1 == max(value.values()):  # one copy of each: its names
+        if _one_copy_each(value):
             return value
         return [k for k, v in value.items() for _ in range(v)]
     return units(value)
@@ -346,10 +351,7 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     """Every run: cards whose `by` values are consecutive whole numbers, one card per value, all
     sharing at least one value of their list field `within` (a colour). A card with an empty `within`
     list never joins a run; a card listing every colour is wild."""
-    if holding(cards):
-        held = tuple(sorted([k for k, v in cards.items() if v > 0]))
-    else:
-        held = tuple(k for k, _ in _held(cards))
+    held = tuple(k for k, _ in _held(cards))
     cache = s.game.card_combos
     key = ("runs", by, within, min, max, held)
     found = cache.get(key)

@@ -339,9 +339,7 @@ class SourceGen:
         # While a comprehension's conditions are written: the names its loops bind (as source) and the
         # temporaries its conditions' loop-invariant calls were given; None where none may be (`hoisted`).
         self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
-        self.comp_temps: list[str] = []  # those of the comprehension written last
         self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
-        self.orderless: n.Node | None = None  # the argument of a count, len, size, min or max being written
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.ns: dict[str, Any] = {
             "_units": units,
@@ -776,9 +774,16 @@ class SourceGen:
         name = node.func.id
         if name in self.sym.defs or name not in _PURE_BUILTINS:
             self.dynamic += 1  # a call may read the state or draw from its generator
-        if name in _ORDERLESS and name not in self.sym.defs and len(node.args) == 1 and not node.kwargs:
-            self.orderless = node.args[0]  # a comprehension it is given may loop over a zone unsorted
-        args = [self.gen(a, scope, local) for a in node.args]
+        if (
+            name in _ORDERLESS
+            and name not in self.sym.defs
+            and len(node.args) == 1
+            and not node.kwargs
+            and isinstance(node.args[0], n.ListComp)
+        ):  # the comprehension it is given may loop over a zone unsorted
+            args = [self.g_ListComp(node.args[0], scope, local, any_order=True)]
+        else:
+            args = [self.gen(a, scope, local) for a in node.args]
         if name in self.sym.defs:
             if node.kwargs:
                 raise Unsupported("def kwargs")
@@ -828,16 +833,6 @@ class SourceGen:
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]
         return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
 
-    def comprehension(
-        self,
-        elt: n.Node,
-        comps: tuple[n.CompFor, ...],
-        scope: dict[str, Any],
-        local: set[str],
-        any_order: bool = False,
-    ) -> str:
-        return " ".join(self.comprehension_parts(elt, comps, scope, local, any_order))
-
     def comprehension_parts(
         self,
         elt: n.Node,
@@ -845,8 +840,9 @@ class SourceGen:
         scope: dict[str, Any],
         local: set[str],
         any_order: bool = False,
-    ) -> tuple[str, str]:
-        """The source of a comprehension's element and of its `for … if …` clauses. A clause over
+    ) -> tuple[str, str, list[str]]:
+        """The source of a comprehension's element and of its `for … if …` clauses, and the temporaries of
+        the calls its conditions hoisted (`hoisted`; `with_temporaries` sets them). A clause over
         `pieces_at(site)` whose name is read only for its pieces' fields loops over their ids. With
         `any_order` (its items only counted, or their least or greatest taken), a zone is looped over in
         the order it holds its cards, unsorted."""
@@ -883,7 +879,6 @@ class SourceGen:
             element = self.gen(elt, inner_scope, inner_local)
         finally:
             self.hoisting.pop()
-        self.comp_temps = frame[1]
         clauses = []
         for k, (target, head, source, site, conds) in enumerate(parts):
             if site is not None:
@@ -891,7 +886,7 @@ class SourceGen:
                 if only_fields_of(after, target):
                     source = f"s.at.get({site}, ())"
             clauses.append(head + source + conds)
-        return element, " ".join(clauses)
+        return element, " ".join(clauses), frame[1]
 
     def site_of_pieces_at(self, node: n.Node, source: str) -> str | None:
         """The source of the site of `pieces_at(site)` (no kind), whose pieces are the ids of `s.at[site]`
@@ -1000,18 +995,20 @@ class SourceGen:
         if name in ("any", "all"):
             # The generator yields only the item that decides, so the loop runs inside it without
             # handing every item out to `any` or `all`.
-            elt, clauses = self.comprehension_parts(node.elt, node.comps, scope, local)
+            elt, clauses, temps = self.comprehension_parts(node.elt, node.comps, scope, local)
             if name == "any":
-                return self.with_temporaries(self.comp_temps, f"next((True {clauses} if ({elt})), False)")
-            return self.with_temporaries(self.comp_temps, f"next((False {clauses} if not ({elt})), True)")
-        body = self.comprehension(node.elt, node.comps, scope, local, name in _ORDERLESS)
-        return self.with_temporaries(self.comp_temps, f"_b_{name}(s, ({body}))")
+                return self.with_temporaries(temps, f"next((True {clauses} if ({elt})), False)")
+            return self.with_temporaries(temps, f"next((False {clauses} if not ({elt})), True)")
+        elt, clauses, temps = self.comprehension_parts(node.elt, node.comps, scope, local, name in _ORDERLESS)
+        return self.with_temporaries(temps, f"_b_{name}(s, ({elt} {clauses}))")
 
-    def g_ListComp(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str:
+    def g_ListComp(
+        self, node: n.ListComp, scope: dict[str, Any], local: set[str], any_order: bool = False
+    ) -> str:
+        """A list comprehension (`any_order`: its items only counted, or their least or greatest taken)."""
         self.dynamic += 1
-        any_order, self.orderless = self.orderless is node, None
-        body = self.comprehension(node.elt, node.comps, scope, local, any_order)
-        return self.with_temporaries(self.comp_temps, f"[{body}]")
+        elt, clauses, temps = self.comprehension_parts(node.elt, node.comps, scope, local, any_order)
+        return self.with_temporaries(temps, f"[{elt} {clauses}]")
 
     def g_ListLit(self, node: n.ListLit, scope: dict[str, Any], local: set[str]) -> str:
         return "[" + ", ".join(self.gen(i, scope, local) for i in node.items) + "]"
