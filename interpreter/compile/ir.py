@@ -204,8 +204,13 @@ class GameDef:
     @cached_property
     def refresh_kept(self) -> Callable[[Any], None]:
         """A function dropping, in a state, the kept results of each group of defs a part of which changed
-        since they were stamped: written out as straight lines, one test per group."""
+        since it was last refreshed: written out as straight lines, one test per part."""
         return _refresher(self.kept_defs)
+
+    @cached_property
+    def kept_slots(self) -> int:
+        """The length of a state's `_kept_stamps`: a counter per part kept defs read, and one more."""
+        return len(kept_parts(self.kept_defs)) + 1
 
     def piece_defaults(self, kind: str) -> dict[str, Any]:
         """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
@@ -230,21 +235,36 @@ def _no_parts(ver: dict[str, int]) -> tuple[()]:
     return ()
 
 
+def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> list[str]:
+    """The parts of a state some kept def reads, in the order of a state's `_kept_stamps`."""
+    return sorted({part for group_parts, _ in groups for part in group_parts})
+
+
 def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> Callable[[Any], None]:
-    """`refresh(s)`: for each group (parts, def names), if the counters of its parts are not those it was
-    stamped with, stamp them and give each def a new dict of results (a clone may still share the old)."""
-    parts = sorted({part for group_parts, _ in groups for part in group_parts})
-    local = {part: f"c{i}" for i, part in enumerate(parts)}
-    lines = ["def refresh(s):", "    ver = s.ver", "    stamps = s._kept_stamps", "    kept = s._kept"]
-    lines += [f"    {local[part]} = ver[{part!r}]" for part in parts]
-    for i, (group_parts, names) in enumerate(groups):
-        if len(group_parts) == 1:
-            stamp = local[group_parts[0]]  # as _counters_of: one part's counter is a number, else a tuple
-        else:
-            stamp = "(" + "".join(f"{local[part]}, " for part in group_parts) + ")"
-        lines.append(f"    if stamps[{i}] != {stamp}:")
-        lines.append(f"        stamps[{i}] = {stamp}")
-        lines += [f"        kept[{name!r}] = {{}}" for name in names]
+    """`refresh(s)`: for each part some kept def reads, if its change counter is not the one last seen
+    (`s._kept_stamps`, one slot per part of `kept_parts`), note it and give each def reading the part a new
+    dict of results (a clone may still share the old). Defs reading no part get theirs once (the last
+    slot). A def is renewed when any part it reads changed, as a stamp of all its parts would tell, but
+    with one test per part, not per group, and no tuple made."""
+    parts = kept_parts(groups)
+    lines = ["def refresh(s):", "    ver = s.ver", "    seen = s._kept_stamps"]
+    constant = [name for group_parts, names in groups if not group_parts for name in names]
+    if constant:
+        lines += [
+            f"    if seen[{len(parts)}] is None:",
+            f"        seen[{len(parts)}] = True",
+            "        kept = s._kept",
+        ]
+        lines += [f"        kept[{name!r}] = {{}}" for name in constant]
+    for i, part in enumerate(parts):
+        readers = [name for group_parts, names in groups if part in group_parts for name in names]
+        lines += [
+            f"    c = ver[{part!r}]",
+            f"    if seen[{i}] != c:",
+            f"        seen[{i}] = c",
+            "        kept = s._kept",
+        ]
+        lines += [f"        kept[{name!r}] = {{}}" for name in readers]
     ns: dict[str, Any] = {}
     exec(compile("\n".join(lines) + "\n", "<kept defs>", "exec"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]

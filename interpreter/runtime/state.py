@@ -52,7 +52,7 @@ class State(Effects):
         # Results of defs kept across decisions: def name -> {arguments: result}, each group of defs
         # valid while the change counters of the parts they read stay as stamped.
         self._kept: dict[str, dict[Any, Any]] = {}
-        self._kept_stamps: list[Any] = [None] * len(game.kept_defs)
+        self._kept_stamps: list[Any] = [None] * game.kept_slots  # see GameDef.refresh_kept
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         self._sites_shared = False
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
@@ -175,7 +175,7 @@ class State(Effects):
         self._pieces_seen = None
         self._simul = None
         self._kept = {}
-        self._kept_stamps = [None] * len(self.game.kept_defs)
+        self._kept_stamps = [None] * self.game.kept_slots
         self.seen = {}  # the counters at which awards and win checks were last worked out
 
     def why(self, action: Action | str) -> Any:
