@@ -176,7 +176,16 @@ def pick(s: Any, xs: Any) -> Any:
 def can_pay(s: Any, p: Any, bundle: Bundle) -> bool:
     """Whether player p holds every unit of a cost (checked by the engine before an action is offered)."""
     rec = s.pv[p]
-    return all(rec.get(k, 0) >= v for k, v in bundle.items())
+    for k, v in bundle.items():
+        if rec.get(k, 0) < v:
+            return False
+    return True
+
+
+def can_pay_one(s: Any, p: Any, key: Any, amount: Any) -> bool:
+    """`can_pay` of the one-resource cost `(amount) key`, without making its bundle (which leaves out a
+    zero amount)."""
+    return not amount or s.pv[p].get(key, 0) >= amount
 
 
 @builtin("total")

@@ -20,6 +20,7 @@ from meeple.compile.builtins import (
     BOARD_QUERIES,
     BUILTINS,
     can_pay,
+    can_pay_one,
     count_pieces,
     distinct,
     units,
@@ -1059,6 +1060,11 @@ class SourceGen:
         return f"({body} if {cond} else {orelse})"
 
     def g_BundleTerm(self, node: n.BundleTerm, scope: dict[str, Any], local: set[str]) -> str:
+        key, amount = self.bundle_term(node, scope, local)
+        return f"_Bundle.of_counts({{{key}: {amount}}})"
+
+    def bundle_term(self, node: n.BundleTerm, scope: dict[str, Any], local: set[str]) -> tuple[str, str]:
+        """The sources of a bundle term's key and amount (`2 rope`, `(n) [r]`), in the order they run."""
         amount = self.gen(node.amount, scope, local)
         key_node = node.key
         if isinstance(key_node, n.KeyExpr):
@@ -1072,7 +1078,7 @@ class SourceGen:
                 for part in key_node.parts[1:]:
                     path = n.Attr(path, part, pos=key_node.pos, end=key_node.end)
                 key = self.gen(path, scope, local)
-        return f"_Bundle.of_counts({{{key}: {amount}}})"
+        return key, amount
 
 
 def _uses(node: n.Node, name: str) -> int:
@@ -1167,6 +1173,7 @@ def action_enumerator(
     ns = dict(gen.ns)
     ns["_Action"] = Action
     ns["_can_pay"] = can_pay
+    ns["_can_pay_one"] = can_pay_one
     ns["_wheres"] = out.wheres()
     ns["_action"] = default
     try:
@@ -1219,5 +1226,9 @@ def _level_lines(
     for c in conds:
         out.add(f"{pad}if not {gen.gen(c, scope, local)}: {fail}", where_of(c))
     if cost is not None and cost[1] == level:
-        source = gen.gen(cost[0], scope, local)
-        out.add(f"{pad}if not free and not _can_pay(s, me, {source}): {fail}", where_of(cost[0]))
+        if isinstance(cost[0], n.BundleTerm):  # one resource: its count read, no bundle made
+            key, amount = gen.bundle_term(cost[0], scope, local)
+            check = f"_can_pay_one(s, me, {key}, {amount})"
+        else:
+            check = f"_can_pay(s, me, {gen.gen(cost[0], scope, local)})"
+        out.add(f"{pad}if not free and not {check}: {fail}", where_of(cost[0]))

@@ -970,3 +970,51 @@ def test_a_count_or_least_of_a_zones_cards_loops_over_them_unsorted_and_counts_e
         assert (state.gv["counted"], state.gv["least"]) == (counted, least)
     assert state.zones["hand#0"] == {"b": 2, "c": 1}
     plays_as_the_closures(tmp_path, monkeypatch, ORDERLESS_RULES, game, range(1, 5))
+
+
+PRICE_RULES = """
+game: {name: Market, players: {min: 2, max: 2}}
+components: {resources: [coin, gem]}
+setup:
+  - for: p in players
+    do: [gain 2 coin to p]
+vars:
+  player: {rate: 3, paid: 0}
+actions:
+  buy:  # one resource, its amount worked out per binding (zero for the free one)
+    params: {n: "[0, 1, 2, 3]", what: "['coin', 'gem']"}
+    cost: (n) what
+    effect: [me.paid += n, gain 1 gem]
+  trade:
+    params: {what: "['coin', 'gem']"}
+    cost: (me.rate) [what]
+    effect: [me.rate -= 1]
+  bundle:
+    cost: 1 coin + 1 gem
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [buy, trade, bundle]}]
+"""
+
+
+def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_bundle(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, PRICE_RULES, players=2)
+    actions = game.definition.actions
+    assert "_can_pay_one(s, me, v_what, v_n)" in actions["buy"].fast.source
+    assert "_can_pay_one(s, me, v_what, s.pv[" in actions["trade"].fast.source
+    assert "_can_pay(s, me, _k" in actions["bundle"].fast.source  # two resources: the bundle's check
+    state = game.new_game(seed=1)
+    offers = [str(a) for a in state.legal_actions()]
+    # 2 coins and no gem: up to 2 coins, and 0 of anything (a zero price costs nothing).
+    assert [a for a in offers if a.startswith("buy")] == [
+        "buy(n=0, what=coin)",
+        "buy(n=0, what=gem)",
+        "buy(n=1, what=coin)",
+        "buy(n=2, what=coin)",
+    ]
+    assert not [a for a in offers if a.startswith("trade") or a.startswith("bundle")]
+    state.apply("buy(n=0, what=gem)")
+    assert state.pv[0]["gem"] == 1 and state.pv[0]["coin"] == 2
+    plays_as_the_closures(tmp_path, monkeypatch, PRICE_RULES, game, range(4))
