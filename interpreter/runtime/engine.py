@@ -75,6 +75,14 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     nxt = free_params[0]
     partial = len(free_params) > 1
     prefix = tuple(bound.items())
+    if not partial and a.fast is not None and all(p.name in bound for p in a.params if p.domain is None):
+        # The last value to choose: one pass of the generated loops lists them all (its domain in order,
+        # each value once, since every other parameter is given).
+        at = a.params.index(nxt)
+        return [
+            Action(a.name, (*prefix, (nxt.name, done.params[at][1])))
+            for done in a.fast(s, me, bound, free, False)
+        ]
     out = []
     for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
         trial = {**bound, nxt.name: value}

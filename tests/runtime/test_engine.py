@@ -279,3 +279,36 @@ flow:
     state.apply("pick(base=5, a=2, …)")
     state.apply("pick(base=5, a=2, b=1)")
     assert state.pv[0]["gem"] == 8 and state.pv[0]["coin"] == 0
+
+
+LAST_STEP = """
+actions:
+  gift: {effect: ["grant pick(b=2)"]}
+  pick:
+    stepwise: true
+    params: {a: "[3, 1, 2, 1]", b: "[1, 2]"}
+    when: a != 2
+    effect: [gain (a * 10 + b) gem]
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [gift]}]
+"""
+
+
+@pytest.mark.parametrize("codegen", ["1", "0"])
+def test_the_last_value_of_a_stepwise_action_is_offered_in_its_domains_order_after_the_given_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, codegen: str
+) -> None:
+    # With generated source the last step is listed by one pass of the action's loops; with closures value
+    # by value. Both offer each value once, in the domain's order, after the arguments the grant gave.
+    monkeypatch.setenv("MEEPLE_CODEGEN", codegen)
+    state = tiny(tmp_path, LAST_STEP).new_game(seed=1)
+    state.apply("gift")
+    assert [str(a) for a in state.legal_actions()] == ["pick(b=2, …)"]
+    state.apply("pick(b=2, …)")
+    offers = state.legal_actions()
+    assert [str(a) for a in offers] == ["pick(b=2, a=3)", "pick(b=2, a=1)"]
+    assert not any(a.partial for a in offers)
+    state.apply("pick(b=2, a=1)")
+    assert state.pv[0]["gem"] == 12
