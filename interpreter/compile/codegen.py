@@ -1030,6 +1030,10 @@ class SourceGen:
                 if isinstance(other, n.NoneLit) and self.first_of_pieces(query):
                     site_kind = self.site_and_kind(query.args[0], scope, local)  # type: ignore[attr-defined]
                     if site_kind is not None:
+                        site, kind = site_kind.rsplit(", ", 1)
+                        if kind == "None":  # any piece at all: the site's list of ids is empty or not
+                            test = "not " if node.ops[0] == "==" else "bool"
+                            return self.reads_state(f"({test}(s.at.get({site})))")
                         return self.reads_state(f"(_count_at(s, {site_kind}) {node.ops[0]} 0)")
         left = self.gen(node.left, scope, local)
         rights = [self.gen(r, scope, local) for r in node.rights]

@@ -307,12 +307,18 @@ actions:
   steal:
     params: {cell: "[c for c in cells if none != first(pieces_at(c, 'flag')) and flag_owner(c) != me]"}
     effect: ["remove first(pieces_at(cell, 'flag'))"]
+  claim:
+    params: {cell: "[c for c in cells if first(pieces_at(c)) == none]"}
+    effect: [place flag at cell for me]
+  crowd:
+    params: {cell: "[c for c in cells if none != first(pieces_at(c)) and height(c) < 3]"}
+    effect: [place pawn at cell for me]
 flow:
   - phase: play
     turns: clockwise
     repeat: true
     until: len(pieces('pawn')) >= 4
-    do: [{choose: [put_pawn, put_flag, steal]}]
+    do: [{choose: [put_pawn, put_flag, steal, claim, crowd]}]
 """
 
 
@@ -326,13 +332,23 @@ def test_a_field_or_count_of_a_sites_pieces_of_one_kind_skips_the_other_kinds(tm
     assert "_count_at(s, v_c, 'flag')" in sources and "len(s.at.get(v_c, ()))" in sources  # any kind
     assert "len(s.pieces)" in sources and "_count_pieces(s, 'flag')" in sources
     assert "(_count_at(s, v_c, 'flag') != 0)" in sources  # none != first(pieces_at(c, 'flag'))
+    anything = {a: game.definition.actions[a].fast.source for a in ("claim", "crowd")}
+    assert "(not (s.at.get(v_c)))" in anything["claim"] and "(bool(s.at.get(v_c)))" in anything["crowd"]
     state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions() if a.name in ("claim", "crowd")] == [
+        "claim(cell=a1)",
+        "claim(cell=b1)",
+    ]
     state.apply("put_pawn(cell=a1)")
     state.apply("put_flag(cell=a1)")  # over a pawn: the cell's flag owner is the flag's, not the pawn's
     assert "steal(cell=a1)" in [str(a) for a in state.legal_actions()]
     assert "put_flag(cell=a1)" not in [str(a) for a in state.legal_actions()]
     state.apply("put_pawn(cell=a1)")  # three pieces: no room for a fourth pawn
-    assert "put_pawn(cell=a1)" not in [str(a) for a in state.legal_actions()]
+    offers = [str(a) for a in state.legal_actions()]
+    assert not {"put_pawn(cell=a1)", "crowd(cell=a1)", "claim(cell=a1)"} & set(offers)
+    state.apply("put_flag(cell=b1)")
+    offers = [str(a) for a in state.legal_actions()]
+    assert [a for a in offers if a.startswith(("claim", "crowd"))] == ["crowd(cell=b1)"]
     plays_as_the_closures(tmp_path, monkeypatch, MIXED_SITE_RULES, game, range(6))
 
 
