@@ -321,7 +321,18 @@ class StmtCompiler:
         if isinstance(node, n.Attr) and node.name in self.sym.player_zones:
             owner = self.ex.expr(node.obj, scope)
             name = node.name
-            return lambda s, b: f"{name}#{int(owner(s, b))}"
+
+            def key_of(s: Any, b: dict[str, Any]) -> str:
+                return f"{name}#{int(owner(s, b))}"
+
+            gen = self.ex.gen
+            source = getattr(owner, "source", None)
+            if gen is not None and source is not None and hasattr(owner, "where"):
+                # Written out as the player's key, made once per player (as in expressions), located
+                # where the owner is.
+                key_of.source = f"{gen.zone_keys(name)}[{source}]"  # type: ignore[attr-defined]
+                key_of.where = owner.where  # type: ignore[attr-defined]
+            return key_of
         if isinstance(node, n.Index) and isinstance(node.obj, n.Name) and node.obj.id in self.sym.keyed_zones:
             family, key = node.obj.id, self.ex.expr(node.key, scope)
             keys = self.sym.keyed_zones[family]
@@ -554,8 +565,8 @@ class StmtCompiler:
             for one in [what] if isinstance(what, str) else list(units(what)):
                 s.move_card(one, src(s, b), dst(s, b))
 
-        if self.coverage is None:
-            return move
+        if self.coverage is None:  # written out: the card(s) and both zones worked out, then moved
+            return planned(move, lambda v: f"s.move_cards({v[0]}, {v[1]}, {v[2]})", card, src, dst)
         seen = self.coverage.cards_moved
 
         def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card moved
@@ -590,8 +601,12 @@ class StmtCompiler:
             if name:
                 b[name] = tuple(drawn)
 
-        if self.coverage is None:
-            return draw
+        if self.coverage is None:  # written out: the count and both zones worked out, then drawn
+            if name:
+                return planned(
+                    draw, lambda v: f"b[{name!r}] = tuple(s.draw({v[0]}, {v[1]}, {v[2]}))", count, src, dst
+                )
+            return planned(draw, lambda v: f"s.draw({v[0]}, {v[1]}, {v[2]})", count, src, dst)
         seen = self.coverage.cards_moved
 
         def counted(s: Any, b: dict[str, Any]) -> None:  # coverage: count each card drawn

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.compile.builtins import units
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.symbols import scope_part
 from meeple.values import Bundle, PieceRef, Player
@@ -182,6 +183,14 @@ class Effects:
         target[card] = target.get(card, 0) + 1
         if self.unit is not None:
             self.unit.moves.append((card, src, dst))
+
+    def move_cards(self, what: Any, src: str, dst: str) -> None:
+        """`move card(s) what from src to dst`: one card, or every unit of a bundle, list or zone."""
+        if isinstance(what, str):
+            self.move_card(what, src, dst)
+            return
+        for one in list(units(what)):
+            self.move_card(one, src, dst)
 
     def draw(self, n: int, src: str, dst: str) -> list[str]:
         """Draw n cards at random from a face-down multiset (the order is never stored)."""

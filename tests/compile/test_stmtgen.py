@@ -238,3 +238,58 @@ def test_a_search_in_an_if_that_fails_is_reported_at_its_test(tmp_path, monkeypa
     reports = failure_reports(tmp_path, monkeypatch, rules, "break")
     assert reports[0] == reports[1]
     assert "rows[9]" in rules.splitlines()[reports[0][1] - 1]
+
+
+CARDS = """
+game: {name: Cards, players: {min: 2, max: 2}}
+components:
+  cards:
+    a: {family: common, count: 3}
+    b: {family: common, count: 3}
+    c: {family: common, count: 3}
+  zones:
+    deck: {visibility: hidden, fill: common}
+    hand: {per: player, visibility: owner}
+    table: {per: player, visibility: all}
+setup:
+  - for: p in players
+    do: [draw 2 from deck to p.hand]
+actions:
+  play:
+    params: {card: distinct(me.hand)}
+    effect:
+      - move card card from me.hand to me.table
+      - draw 1 from deck to me.hand as got
+      - if: size(got) == 0
+        then: [end game]
+  fold:
+    when: size(me.table) >= 2
+    effect: [move cards me.table from me.table to me.hand]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [play, fold]}]
+"""
+
+
+def test_moved_and_drawn_cards_are_written_out_with_each_players_zone_key_made_once(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, CARDS, players=2)
+    play, fold = (game.definition.actions[a].effect.source for a in ("play", "fold"))
+    assert "s.move_cards(b['card'], _t0, _t1)" in play and "_t0 = _k" in play and "[b['me']]" in play
+    assert "b['got'] = tuple(s.draw(1, 'deck', " in play
+    assert "s.move_cards(" in fold and "(s, b)" not in fold.split("\n", 1)[1]
+    state = game.new_game(seed=3)
+    card = state.legal_actions()[0]
+    state.apply(card)
+    assert state.zones["table#0"] == {card.params[0][1]: 1} and sum(state.zones["hand#0"].values()) == 2
+    plays_as_the_closures(tmp_path, monkeypatch, CARDS, game, range(1, 7))
+
+
+def test_a_card_that_is_not_in_the_zone_is_a_rule_error_at_the_move(tmp_path):
+    rules = CARDS.replace("move card card from me.hand", "move card 'c' from me.hand")
+    state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
+    with pytest.raises(RuleRuntimeError, match="no c in hand#") as caught:
+        for _ in range(50):  # until a player plays with no c in hand
+            state.apply(state.legal_actions()[0])
+    assert caught.value.rule is not None and caught.value.rule.startswith("actions.play.effect")
