@@ -304,6 +304,8 @@ class StmtCompiler:
         plan = getattr(run, "plan", None)
         if plan is not None and plan[0] == "call":
             step.plan = (*plan[:3], where)  # type: ignore[attr-defined]
+        if getattr(run, "only_logged", False):
+            step.only_logged = True  # type: ignore[attr-defined]
         return step
 
     # ------------------------------------------------------------ helpers
@@ -687,6 +689,7 @@ class StmtCompiler:
                 if s.log is not None:
                     s.tell([text], context(s, b)) if s.unit is not None else s.note(text)
 
+            say.only_logged = True  # type: ignore[attr-defined]
             return say
 
         def log(s: Any, b: dict[str, Any]) -> None:
@@ -706,6 +709,7 @@ class StmtCompiler:
                 k += 1
             s.tell(shown, context(s, b))
 
+        log.only_logged = True  # type: ignore[attr-defined]  # nothing to do in a game not logged
         return log
 
     def context_plan(self) -> Callable[[Any, dict[str, Any]], Any]:

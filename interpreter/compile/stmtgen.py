@@ -66,7 +66,10 @@ class _Writer:
     def run(self, step: Any, pad: str, stop: str) -> None:
         plan = getattr(step, "plan", None)
         if plan is None:
-            self.add(pad, f"{self.gen.const(step)}(s, b)")
+            call = f"{self.gen.const(step)}(s, b)"
+            if getattr(step, "only_logged", False):  # a log line: nothing to run in a game not logged
+                call = f"if s.log is not None: {call}"
+            self.add(pad, call)
             return
         kind = plan[0]
         if kind == "call":

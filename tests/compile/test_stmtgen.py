@@ -293,3 +293,18 @@ def test_a_card_that_is_not_in_the_zone_is_a_rule_error_at_the_move(tmp_path):
         for _ in range(50):  # until a player plays with no c in hand
             state.apply(state.legal_actions()[0])
     assert caught.value.rule is not None and caught.value.rule.startswith("actions.play.effect")
+
+
+def test_a_log_line_is_skipped_in_place_in_a_game_not_logged_and_told_in_one_that_is(tmp_path):
+    drawn = "      - draw 1 from deck to me.hand as got\n"
+    rules = CARDS.replace(drawn, drawn + "      - log '{me} draws {size(got)}'\n      - log 'a card'\n")
+    game = load_tiny(tmp_path, rules, players=2)
+    source = game.definition.actions["play"].effect.source
+    assert source.count("if s.log is not None: _k") == 2
+    quiet = game.new_game(seed=2)
+    quiet.apply(quiet.legal_actions()[0])
+    assert quiet.log is None
+    told = game.new_game(seed=2)
+    told.log = []
+    told.apply(told.legal_actions()[0])
+    assert "  p1 draws 1" in told.log and "  a card" in told.log
