@@ -281,7 +281,7 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
 
 
 _NO_FIELDS: dict[str, Any] = {}
-_COMBOS_KEPT = 8192  # answers of `groups` and `runs` a game keeps before starting afresh
+_COMBOS_KEPT = 8192  # answers of `groups`, `runs` and `longest_path` a game keeps before starting afresh
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
@@ -748,11 +748,18 @@ def _steps_from(joins: dict[str, list[str]], source: str) -> dict[str, int]:
 @builtin("longest_path")
 def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> int:
     """The most sides in one trail (no side twice) that never passes through a blocked corner."""
+    # First by the names as given: an award asks again and again with the same lists in the same order.
+    cache = s.game.card_combos
+    asked = ("longest_path", tuple(edges), tuple(blocked))
+    found = cache.get(asked)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     ends = s.game.board.ends
-    sides = tuple(sorted((e, *ends[e]) for e in edges))
+    sides = tuple(sorted((e, *ends[e]) for e in asked[1]))
     # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
     touched = {corner for _, a, b in sides for corner in (a, b)}
-    return _longest_trail(sides, frozenset(c for c in blocked if c in touched))
+    longest = _longest_trail(sides, frozenset(c for c in asked[2] if c in touched))
+    return _remember(cache, asked, longest)  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=8192)

@@ -191,7 +191,8 @@ class GameDef:
     win_reads: tuple[str, ...] | None = None
     # The counters of a copy compiled for rule coverage (compile/coverage.py); None in ordinary play.
     coverage: Any = field(default=None, repr=False, compare=False)
-    # The answers of `groups` and `runs`, by their arguments and the cards held (compile/builtins.py).
+    # The answers of `groups` and `runs` by their arguments and the cards held, and of `longest_path` by its
+    # arguments as given (compile/builtins.py).
     card_combos: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.
     _piece_defaults: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)

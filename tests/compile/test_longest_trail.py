@@ -83,3 +83,25 @@ def test_a_blocked_corner_no_side_touches_changes_nothing_and_shares_the_answer(
     alone = longest_path(state, trail, near)
     assert longest_path(state, trail, [*near, *far]) == alone
     assert _longest_trail.cache_info().hits == 1  # the far corners are not part of what is remembered
+
+
+def test_the_same_sides_and_corners_asked_again_in_the_same_order_are_answered_without_a_search() -> None:
+    import meeple
+    from meeple.compile.builtins import longest_path
+
+    state = meeple.load("climbers_of_verdon", players=3).new_game(seed=1)
+    ends = state.game.board.ends
+    sides = sorted(ends)[:6]
+    corners = sorted({c for side in sides for c in ends[side]})[:2]
+    _longest_trail.cache_clear()
+    answer = longest_path(state, sides, corners)
+    assert _longest_trail.cache_info().misses == 1
+    assert longest_path(state, list(sides), list(corners)) == answer
+    assert _longest_trail.cache_info().hits == 0 and _longest_trail.cache_info().misses == 1
+    # Another order is another question for the game's cache, with the same answer from the trail search's.
+    assert longest_path(state, sides[::-1], corners) == answer
+    assert _longest_trail.cache_info().hits == 1
+    # Another game keeps its own answers: a board of its own may join sides of the same names differently.
+    other = meeple.load("climbers_of_verdon", players=4).new_game(seed=1)
+    assert longest_path(other, sides, corners) == answer
+    assert _longest_trail.cache_info().hits == 2
