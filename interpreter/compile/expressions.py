@@ -53,7 +53,7 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
 # A search over a metric reads whatever its rules read: any part.
-_ALL_PARTS = {"pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
+_ALL_PARTS = {"pv", "res", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
 BUILTIN_READS = {
     "pieces": {"pieces"},
@@ -346,16 +346,14 @@ class ExprCompiler:
         and a player's only when players have a field of that name (a definition's fields never change)."""
         sym = self.sym
         reads = {"pieces", "sites"}
-        if name in sym.player_zones:
-            reads.add("zones")
-        elif name in sym.player_fields():
-            reads.add("pv")
+        if name in sym.player_fields():
+            reads.add(sym.player_part(name))
         return reads
 
     def player_attr(self, node: n.Attr, obj: Fn) -> Fn:
         name = node.name
         sym = self.sym
-        self.reads.add("zones" if name in sym.player_zones else "pv")
+        self.reads.add(sym.player_part(name))
         if name in sym.player_vars or name in sym.resources:
             return lambda s, b: s.pv[obj(s, b)][name]
         if name in sym.player_zones:

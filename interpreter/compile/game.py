@@ -15,6 +15,7 @@ from meeple.compile.coverage import Coverage, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
 from meeple.compile.invariants import compile_invariants
 from meeple.compile.ir import (
+    PARTS,
     ActionDef,
     AwardDef,
     GameDef,
@@ -438,9 +439,7 @@ class GameCompiler:
             seen.add(item)
             if ":" in item:
                 found = self.marked_reads(item)
-                todo.extend(
-                    found if found is not None else {"pv", "gv", "tv", "pieces", "zones", "sites", "awards"}
-                )
+                todo.extend(found if found is not None else PARTS)
             else:
                 out.add(item)
         return out

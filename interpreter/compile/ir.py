@@ -13,8 +13,10 @@ from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
 from meeple.compile.symbols import Symbols, is_scope_part
 
-# The parts of a state, each with a change counter (State.ver), for recomputing only what changed.
-PARTS = ("pv", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
+# The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
+# what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
+# because resources change at almost every decision (a trade, a cost) and most rules read only one of them.
+PARTS = ("pv", "res", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 
 def known_parts(parts: set[str]) -> bool:
@@ -107,7 +109,7 @@ class AwardDef:
     measure: Fn
     minimum: int
     points: int
-    reads: tuple[str, ...] = ("pv", "gv", "tv", "pieces", "zones", "sites", "awards", "rng")
+    reads: tuple[str, ...] = ("pv", "res", "gv", "tv", "pieces", "zones", "sites", "awards", "rng")
 
     @cached_property
     def counters(self) -> Callable[[dict[str, int]], Any] | None:

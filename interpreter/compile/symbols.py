@@ -39,6 +39,15 @@ class Symbols:
     def player_fields(self) -> set[str]:
         return set(self.player_vars) | set(self.resources) | self.player_zones | {"resources", "index"}
 
+    def player_part(self, name: str) -> str:
+        """The part of a state (its change counter) a player's field is kept in: a zone, what the player
+        holds of the resources (`res`), or another variable (`pv`)."""
+        if name in self.player_zones:
+            return "zones"
+        if name in self.resources or name == "resources":
+            return "res"
+        return "pv"
+
 
 class Sink:
     """Collects diagnostics for one rule file, locating offsets inside YAML strings."""

@@ -47,7 +47,7 @@ class Effects:
     # ------------------------------------------------------------ resources
 
     def gain(self, p: Player, bundle: Bundle) -> None:
-        self.ver["pv"] += 1
+        self.ver["res"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = rec.get(k, 0) + v
@@ -55,7 +55,7 @@ class Effects:
             self.say(f"  {p} gains {bundle}")
 
     def pay(self, p: Player, bundle: Bundle) -> None:
-        self.ver["pv"] += 1
+        self.ver["res"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             if rec.get(k, 0) < v:
@@ -64,14 +64,14 @@ class Effects:
             rec[k] -= v
 
     def lose(self, p: Player, bundle: Bundle) -> None:
-        self.ver["pv"] += 1
+        self.ver["res"] += 1
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = max(0, rec.get(k, 0) - v)
 
     def transfer(self, bundle: Bundle, src: Player, dst: Player) -> None:
         """Move up to `bundle` from one player to another (never more than the giver has)."""
-        self.ver["pv"] += 1
+        self.ver["res"] += 1
         have, get = self.pv[src], self.pv[dst]
         moved = {}
         for k, v in bundle.items():
@@ -88,7 +88,7 @@ class Effects:
         if isinstance(value, list):
             value = tuple(value)
         if type(obj) is Player:
-            self.ver["pv"] += 1
+            self.ver[self.game.sym.player_part(name)] += 1
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
             self.ver["pieces"] += 1

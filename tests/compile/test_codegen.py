@@ -592,7 +592,7 @@ def test_a_def_measuring_by_a_metric_is_kept_while_what_the_metric_reads_is_unch
     kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
     assert kept["near"] == ()  # steps on the board alone, which never changes
     assert kept["reach"] == ("gv", "pieces")  # what the metric's `enter` and `blocked` read
-    assert len(kept["by_name"]) == 8  # a metric named in play: any part
+    assert len(kept["by_name"]) == 9  # a metric named in play: any part
     state = game.new_game(seed=1)
     assert [str(a) for a in state.legal_actions() if a.name == "put"] == [
         f"put(cell={c})" for c in "a1 b1 c1".split()

@@ -124,7 +124,7 @@ def test_an_invariant_is_worked_out_again_only_when_a_part_it_reads_has_changed(
         watch(s, meeple.Action("wait"))
         states += 1
 
-    assert [inv.reads for inv in game.definition.invariants] == [("pv",), ("gv",), None]
+    assert [inv.reads for inv in game.definition.invariants] == [("res",), ("gv",), None]  # coin: a resource
     assert calls["coins_kept"] == 2  # once for each player, at the start
     assert 4 <= calls["few_rounds"] < states  # the rounds changed, not at every action
     assert calls["lucky"] == states  # it draws at random: worked out every time

@@ -13,6 +13,7 @@ import meeple
 RULES = """
 game: {name: Race, players: {min: 2, max: 2}}
 components:
+  resources: [gold]
   pieces: {stone: {supply: 9}}
 board: {grid: {width: 3, height: 1}}
 vars:
@@ -23,6 +24,8 @@ actions:
     effect: [me.steps += 1]
   ring:
     effect: [bell += 1]
+  mine:
+    effect: [gain 1 gold]
   put:
     params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
     effect: [place stone at cell for me]
@@ -30,7 +33,7 @@ flow:
   - phase: play
     turns: clockwise
     repeat: true
-    do: [{choose: [walk, ring, put]}]
+    do: [{choose: [walk, ring, put, mine]}]
 end:
   win: WIN
 """
@@ -45,6 +48,9 @@ def test_the_win_condition_knows_the_parts_it_reads(tmp_path):
     assert load(tmp_path, "bell >= 2 and len(pieces('stone')) >= 1").definition.win_reads == ("gv", "pieces")
     assert load(tmp_path, "score(p) >= 2").definition.win_reads == ()  # the score is 0: it reads nothing
     assert load(tmp_path, "p.steps >= 3 and chance(1, 2)").definition.win_reads is None  # drawn at random
+    # What a player holds is a part of its own (`res`), apart from the players' other variables (`pv`).
+    assert load(tmp_path, "p.gold >= 3").definition.win_reads == ("res",)
+    assert load(tmp_path, "total(p.resources) >= 3 or p.steps > 5").definition.win_reads == ("pv", "res")
 
 
 def test_a_win_is_found_at_the_change_that_makes_it_after_changes_that_did_not(tmp_path):
@@ -66,6 +72,26 @@ def test_a_part_the_win_does_not_read_changing_leaves_the_check_skipped(tmp_path
     assert not state.is_over
     state.apply("walk")  # p2 walks (1 step, no win): the players' variables changed
     state.apply("ring")  # so p1's check runs again, and finds p1's 5 steps
+    assert state.is_over and state.winners == [0]
+
+
+def test_a_resource_gained_leaves_a_check_of_the_variables_skipped_and_a_variable_does_not(tmp_path):
+    state = load(tmp_path, "p.steps >= 3").new_game(seed=1)
+    state.apply("ring")  # p1's win is checked and fails
+    state.pv[0]["steps"] = 5  # behind the engine's back: no counter moves
+    state.apply("mine")  # p2 gains gold: a resource, not a variable the win reads
+    state.apply("mine")  # p1's turn: the players' variables did not change, so p1's check is skipped
+    assert not state.is_over
+    state.apply("walk")  # p2 walks: a variable changed
+    state.apply("mine")  # so p1's check runs again, and finds p1's 5 steps
+    assert state.is_over and state.winners == [0]
+
+
+def test_a_resource_gained_counts_as_a_change_for_a_win_reading_resources(tmp_path):
+    state = load(tmp_path, "p.gold >= 2").new_game(seed=1)
+    for move in ("mine", "ring", "mine"):  # p1, p2, then p1 again with its second gold
+        assert not state.is_over
+        state.apply(move)
     assert state.is_over and state.winners == [0]
 
 
