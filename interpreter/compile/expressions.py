@@ -136,8 +136,7 @@ def free_names(node: Any) -> set[str]:
 
 
 def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
-    definitions = sym.definitions
-    resources = sym.resources
+    definitions = sym.definitions  # filled in place while the game compiles (sym.resources is replaced)
     zone_keys: dict[str, ZoneKeys] = {}  # per-player zone -> its keys, made at the zone's first read
 
     def get_attr(s: Any, obj: Any, name: str) -> Any:
@@ -153,7 +152,7 @@ def make_get_attr(sym: Symbols) -> Callable[[Any, Any, str], Any]:
             if zone is not None:
                 return zone
             if name == "resources":
-                return Bundle({r: rec[r] for r in resources})
+                return Bundle({r: rec[r] for r in sym.resources})
             if name == "index":
                 return int(obj)
         elif t is PieceRef:

@@ -1034,3 +1034,30 @@ def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_b
     state.apply("buy(n=0, what=gem)")
     assert state.pv[0]["gem"] == 1 and state.pv[0]["coin"] == 2
     plays_as_the_closures(tmp_path, monkeypatch, PRICE_RULES, game, range(4))
+
+
+PEEK_RULES = """
+game: {name: Peek, players: {min: 2, max: 2}}
+components: {resources: [coin, gem]}
+setup:
+  - gain 2 coin + 1 gem to players[1]
+actions:
+  look:  # the other player is reached through a list: their type is not known before play
+    params: {n: "[total(first([p for p in players if p != me]).resources)]"}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [look]}]
+"""
+
+
+def test_a_players_resources_reached_through_a_value_of_unknown_type_are_what_they_hold(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, PEEK_RULES, players=2)
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["look(n=3)"]  # p1 sees p2's 2 coins and 1 gem
+    state.apply("look(n=3)")
+    assert [str(a) for a in state.legal_actions()] == ["look(n=0)"]  # p2 sees p1's nothing
+    plays_as_the_closures(tmp_path, monkeypatch, PEEK_RULES, game, range(2))
