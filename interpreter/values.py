@@ -52,7 +52,7 @@ class PieceRef(int):
 class Bundle(Mapping[str, int]):
     """An immutable multiset of resources: `3 rope + 1 chalk`."""
 
-    __slots__ = ("_d", "_hash", "_units")
+    __slots__ = ("_d", "_hash", "_units", "_subs")
 
     def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
@@ -63,6 +63,7 @@ class Bundle(Mapping[str, int]):
         self._d = {k: v for k, v in d.items() if v}
         self._hash: int | None = None
         self._units: tuple[str, ...] | None = None  # each unit in name order, worked out when first asked
+        self._subs: dict[tuple[int, int], list[Bundle]] | None = None  # its `bundles`, once asked for
 
     @classmethod
     def of_counts(cls, counts: dict[str, int]) -> Bundle:
@@ -71,6 +72,7 @@ class Bundle(Mapping[str, int]):
         b._d = {k: v for k, v in counts.items() if v}
         b._hash = None
         b._units = None
+        b._subs = None
         return b
 
     def units(self) -> tuple[str, ...]:

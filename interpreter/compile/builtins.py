@@ -195,6 +195,8 @@ def total(s: Any, b: Bundle) -> int:
 
 @builtin("disjoint")
 def disjoint(s: Any, a: Bundle, b: Bundle) -> bool:
+    if type(a) is Bundle and type(b) is Bundle:
+        return a._d.keys().isdisjoint(b._d)
     return not (set(a) & set(b))
 
 
@@ -232,6 +234,15 @@ class Units(Sequence[str]):
 @builtin("bundles")
 def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bundle]:
     """Every bundle of min..max units: within a bundle's holdings, or over a list of resources."""
+    if type(source) is Bundle:  # asked again of the same bundle (a player's holdings, kept): answered at once
+        subs = source._subs
+        if subs is None:
+            subs = source._subs = {}
+        found = subs.get((max_total, min_total))
+        if found is None:
+            held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
+            found = subs[(max_total, min_total)] = _sub_bundles(held, max_total, min_total)
+        return found
     if holding(source):  # the holdings of a player, or the cards of a zone
         # Beyond max_total, how many of a kind one holds changes no bundle: the cache sees fewer holdings.
         held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))

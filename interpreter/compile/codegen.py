@@ -294,21 +294,18 @@ def count_at(s: Any, site: Any, kind: Any) -> int:
     return found
 
 
-_RESOURCES = object()  # with a player, the memo key of `p.resources`
-
-
 def _resources(s: Any, p: Any) -> Bundle:
-    """`p.resources`: what a player holds of every resource, as a bundle (one bundle per player while the
-    state cannot change, as a def's result is)."""
-    memo = s._memo
-    if memo is not None:
-        found = memo.get((_RESOURCES, p))
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-    rec = s.pv[p]
-    found = Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
-    if memo is not None:
-        memo[(_RESOURCES, p)] = found
+    """`p.resources`: what a player holds of every resource, as a bundle. One bundle per player is kept
+    while no player's resources change (the `res` change counter): the same bundle across decisions, and
+    what is worked out from it (`bundles`) kept on it."""
+    ver = s.ver["res"]
+    held = s._res_bundles
+    if held[0] != ver:
+        held = s._res_bundles = (ver, {})
+    found = held[1].get(p)
+    if found is None:
+        rec = s.pv[p]
+        found = held[1][p] = Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
     return found
 
 

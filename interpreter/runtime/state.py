@@ -54,6 +54,8 @@ class State(Effects):
         self._kept: dict[str, dict[Any, Any]] = {}
         self._kept_stamps: list[Any] = [None] * game.kept_slots  # see GameDef.refresh_kept
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
+        # Each player's resources as a bundle, at a version of `res` (see codegen._resources).
+        self._res_bundles: tuple[int | None, dict[Player, Bundle]] = (None, {})
         self._sites_shared = False
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
         self.viewer: Player | None = None  # set in a player's view: what that player may know
@@ -164,6 +166,7 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see GameDef.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
+        c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
         return c
 
@@ -173,6 +176,7 @@ class State(Effects):
         self._legal = None
         self._memo = None
         self._pieces_seen = None
+        self._res_bundles = (None, {})
         self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * self.game.kept_slots

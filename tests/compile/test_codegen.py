@@ -1036,6 +1036,73 @@ def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_b
     plays_as_the_closures(tmp_path, monkeypatch, PRICE_RULES, game, range(4))
 
 
+SWAP_RULES = """
+game: {name: Swap, players: {min: 2, max: 2}}
+components: {resources: [coin, gem, pearl]}
+setup:
+  - for: p in players
+    do: [gain 2 coin + 1 gem to p]
+vars:
+  player: {offers: 0}
+actions:
+  offer:  # two units of one's own against two of the other's, nothing of a kind on both sides
+    params:
+      give: bundles(me.resources, 2)
+      get: bundles(first([p for p in players if p != me]).resources, 2)
+    when: disjoint(give, get)
+    effect: [me.offers += 1]
+  mine:
+    params: {what: "['coin', 'gem', 'pearl']"}
+    effect: [gain 1 what]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: players[0].offers + players[1].offers >= 6
+    do: [{choose: [offer, mine]}]
+"""
+
+
+def test_a_players_resources_are_one_bundle_while_no_resource_changes_and_its_bundles_are_kept_on_it(
+    tmp_path, monkeypatch
+):
+    from meeple.compile.builtins import bundles, disjoint
+    from meeple.compile.codegen import _resources
+    from meeple.values import Bundle, Player
+
+    game = load_tiny(tmp_path, SWAP_RULES, players=2)
+    state = game.new_game(seed=1)
+    # Both hold 2 coins and a gem: a coin or two against the gem, or the gem against a coin or two.
+    assert [str(a) for a in state.legal_actions() if a.name == "offer"] == [
+        "offer(give=1 coin, get=1 gem)",
+        "offer(give=1 gem, get=1 coin)",
+        "offer(give=1 gem, get=2 coin)",
+        "offer(give=2 coin, get=1 gem)",
+    ]
+    mine = state._res_bundles[1][0]
+    assert mine == Bundle({"coin": 2, "gem": 1}) and mine._subs is not None  # its bundles kept on it
+    state.apply("offer(give=1 coin, get=1 gem)")  # a variable changes, no resource: the same bundles serve
+    state.apply("mine(what=pearl)")  # p2 gains a pearl: every player's bundle is made again
+    offers = [str(a) for a in state.legal_actions() if a.name == "offer"]
+    assert "offer(give=1 gem, get=1 pearl)" in offers and "offer(give=1 gem, get=1 coin)" in offers
+    assert state._res_bundles[1][0] is not mine and state._res_bundles[1][0] == mine
+    # A clone shares the bundles until either changes a resource; then each has its own.
+    left, right = state.clone(), state.clone()
+    assert left._res_bundles is state._res_bundles
+    left.apply("mine(what=pearl)")
+    right.apply("mine(what=coin)")
+    left.legal_actions(), right.legal_actions()
+    assert left._res_bundles[0] == right._res_bundles[0] == state.ver["res"] + 1  # the same counter
+    assert left._res_bundles[1] is not right._res_bundles[1] and state._res_bundles[1][0] == mine
+    assert _resources(left, Player(0))["pearl"] == 1 and _resources(right, Player(0))["coin"] == 3
+    # `bundles` of the same bundle: the same list; `disjoint` of bundles by their kinds.
+    assert bundles(None, mine, 2) is bundles(None, mine, 2)
+    assert disjoint(None, Bundle({"coin": 2}), Bundle({"gem": 1})) and not disjoint(
+        None, mine, Bundle({"gem": 3})
+    )
+    plays_as_the_closures(tmp_path, monkeypatch, SWAP_RULES, game, range(4))
+
+
 PEEK_RULES = """
 game: {name: Peek, players: {min: 2, max: 2}}
 components: {resources: [coin, gem]}
