@@ -503,7 +503,10 @@ def _pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
     out = []
     for pid, rec in s.pieces.items():
         if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):
-            out.append(_ref(refs, pid, rec))
+            ref = refs.get(pid)  # _ref, written out: this loop meets every piece
+            if ref is None or ref.rec is not rec:
+                ref = refs[pid] = PieceRef(pid, rec)
+            out.append(ref)
     return out
 
 
