@@ -351,6 +351,8 @@ class SourceGen:
             "_range": number_range,
             "_call1": _call1,
             "_UNSET": _UNSET,
+            "_MISSING": _MISSING,
+            "_NOTHING_KEPT": {},  # the kept results of a def whose results are not kept (never written)
             "_call": _call,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
@@ -493,6 +495,25 @@ class SourceGen:
             if not _SIMPLE_ARG.match(a) and _uses(node, p) > 1:
                 return None  # a costly argument the body would compute more than once
         return self.with_args(params, args, lambda: f"({self.gen(node, {**scope, **typed}, set(params))})")
+
+    def kept_first(
+        self, name: str, nodes: tuple[n.Node, ...], args: list[str], scope: dict[str, Any], memoised: str
+    ) -> str:
+        """A memoised call of a def, its kept result (if the def's results are kept) looked up in place first:
+        a dict lookup instead of a call of `_call`, which does the same and more on a miss. Only where every
+        argument is a name bound to a player, piece or site, or a literal (cheap to repeat, and hashable as
+        `_call`'s key needs), and a temporary may be assigned (not in a comprehension's iterable)."""
+        simple = all(
+            isinstance(a, n.StrLit | n.IntLit)
+            or (isinstance(a, n.Name) and scope.get(a.id) in ("player", "piece", "site"))
+            for a in nodes
+        )
+        if not simple or self.in_iterable or not args:
+            return memoised
+        key = args[0] if len(args) == 1 else f"({', '.join(args)},)"  # as _call1 and _call keep it
+        temp = f"_m{next(self.counter)}"
+        found = f"({temp} := s._kept.get({name!r}, _NOTHING_KEPT).get({key}, _MISSING))"
+        return f"({temp} if {found} is not _MISSING else {memoised})"
 
     def argument_types(self, name: str, args: tuple[n.Node, ...], scope: dict[str, Any]) -> dict[str, Any]:
         """The types a def's body written out in place may give its parameters: that of each argument that
@@ -799,8 +820,11 @@ class SourceGen:
                 if name in self.few_loops:  # cheaper to work out again than to look up in the memo
                     return direct
             if len(args) == 1:
-                return f"({direct} if s._memo is None else _call1(s, {name!r}, _D[{name!r}], {args[0]}))"
-            return f"({direct} if s._memo is None else _call(s, {name!r}, _D[{name!r}]{listed}))"
+                memoised = f"_call1(s, {name!r}, _D[{name!r}], {args[0]})"
+            else:
+                memoised = f"_call(s, {name!r}, _D[{name!r}]{listed})"
+            memoised = self.kept_first(name, node.args, args, scope, memoised)
+            return f"({direct} if s._memo is None else {memoised})"
         if name not in BUILTINS:
             raise Unsupported(name)
         if not node.kwargs and len(args) == 1:

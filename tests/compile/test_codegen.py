@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,6 +251,36 @@ def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tm
     assert state._kept["stones"] is not stones_a1
     assert set(map(str, state.legal_actions())) >= {"boost(cell=a1)", "boost(cell=b1)", "boost(cell=c1)"}
     plays_as_the_closures(tmp_path, monkeypatch, KEPT_RULES, game, range(1, 5))
+
+
+def test_a_kept_result_is_looked_up_where_the_def_is_called_without_calling_the_memo(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, KEPT_RULES, players=2)
+    boost = game.definition.actions["boost"].fast
+    assert "s._kept.get('worth', _NOTHING_KEPT).get(v_c, _MISSING)" in boost.source
+    ns = boost.__globals__
+    memo_calls: list[tuple[str, Any]] = []
+    call1 = ns["_call1"]
+
+    def counted(s: Any, name: str, fn: Any, v0: Any) -> Any:
+        memo_calls.append((name, v0))
+        return call1(s, name, fn, v0)
+
+    monkeypatch.setitem(ns, "_call1", counted)
+    state = game.new_game(seed=1)
+    state.apply("put(cell=a1)")
+    assert ("worth", "b1") in memo_calls  # worked out once through the memo
+    memo_calls.clear()
+    state._legal = None
+    assert [str(a) for a in state.legal_actions() if a.name == "boost"] == ["boost(cell=a1)"]
+    assert memo_calls == []  # kept for every cell since: found in place
+    state._kept["worth"]["c1"] = 7  # a kept answer is what the listing believes
+    state._legal = None
+    offered = [str(a) for a in state.legal_actions() if a.name == "boost"]
+    assert offered == ["boost(cell=a1)", "boost(cell=c1)"] and memo_calls == []
+    state.apply(
+        "boost(cell=a1)"
+    )  # the bonus changes: worth's results are dropped, worked out through the memo
+    assert ("worth", "b1") in memo_calls
 
 
 def test_clones_that_go_different_ways_do_not_share_kept_results(tmp_path):
