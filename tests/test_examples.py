@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import shutil
 import sys
 from pathlib import Path
 
@@ -99,6 +100,28 @@ def test_the_quick_verdon_is_shorter_than_the_base_on_the_same_seeds(capsys):
     assert out[0].startswith("8 random games each")
     assert float(quick[-6]) < float(base[-6])  # mean turns
     assert float(difference[-6]) < 0 and float(difference[-3]) < 0  # turns and actions
+
+
+@pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a clone"
+)
+def test_the_ab_benchmark_loads_two_revisions_side_by_side_and_plays_them_on_the_same_seeds(tmp_path):
+    ab = load_benchmark("ab")
+    ab.package("HEAD", "meeple_ab_head", tmp_path)
+    ab.package(".", "meeple_ab_tree", tmp_path)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        sides = {
+            "base": importlib.import_module("meeple_ab_head"),
+            "new": importlib.import_module("meeple_ab_tree"),
+        }
+        assert sides["base"].load is not sides["new"].load and sides["new"].load is not meeple.load
+        line = ab.compare(sides, "examples/classic/tic_tac_toe.yaml", 2, 4, same_games=True)
+    finally:
+        sys.path.remove(str(tmp_path))
+    name, base_n, new_n, base_rate, new_rate, ratio = line.split()
+    assert name.endswith("tic_tac_toe.yaml") and base_n == new_n and int(base_n) >= 4 * 5
+    assert float(ratio) > 0
 
 
 def load_benchmark(name: str):

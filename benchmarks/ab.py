@@ -1,0 +1,147 @@
+"""Two versions of meeple in one process, timed alternately on the same seeds: what a change bought.
+
+    python benchmarks/ab.py 246a671                  # that commit against the work tree, every game
+    python benchmarks/ab.py 246a671 HEAD --game climbers_of_verdon --game k2
+    python benchmarks/ab.py 4e33517 --game k2 --any  # an old engine with its own rule files
+
+Each side is a copy of the project at a git revision (or the work tree, `.`) made importable under a name of
+its own (`meeple_a`, `meeple_b`), so both load in one interpreter and are timed under the same machine
+load. Every game is played seed by seed, the two sides alternating (and which goes first alternating too),
+three times each; a side's time is the sum over seeds of its best CPU time. Both sides must make the same
+number of decisions (the same games), unless `--any` (rule files that changed). Prints each side's
+actions/s and the ratio new/base (above 1, the new side is faster). Nothing is asserted about speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# game (a seed game's name, or a rule file under the project) -> players, seeds
+GAMES: dict[str, tuple[int, int]] = {
+    "climbers_of_verdon": (4, 12),
+    "tabletop_climber": (3, 12),
+    "k2": (3, 24),
+    "pluvionauts": (3, 8),
+    "caravan_conquest": (3, 8),
+    "examples/classic/tic_tac_toe.yaml": (2, 600),
+    "examples/classic/connect_four.yaml": (2, 200),
+}
+# Where the package's parts live in the project (pyproject.toml's package-dir).
+PARTS = {"interpreter": "", "grammar": "data/grammar", "schema": "data/schema", "games": "data/games"}
+_IMPORT = re.compile(r"^(\s*)(from|import) meeple\b", re.MULTILINE)
+
+
+def export(revision: str, into: Path) -> Path:
+    """The project's files at a git revision (`.`: the work tree as it is) in a new folder."""
+    tree = into / "tree"
+    tree.mkdir(parents=True)
+    if revision == ".":
+        for part in PARTS:
+            shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__"))
+        return tree
+    archive = subprocess.run(
+        ["git", "archive", revision, *PARTS], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        try:
+            tar.extractall(tree, filter="data")
+        except TypeError:  # a Python without extraction filters (before 3.10.12 and 3.11.4)
+            tar.extractall(tree)
+    return tree
+
+
+def package(revision: str, name: str, into: Path) -> None:
+    """Make `revision` importable as the package `name` from the folder `into`."""
+    tree = export(revision, into / f"src_{name}")
+    target = into / name
+    for part, where in PARTS.items():
+        shutil.copytree(tree / part, target / where if where else target, dirs_exist_ok=True)
+    # `meeple.x` where x is one of its modules or subpackages (not `meeple.lark`, the grammar's file name)
+    inner = sorted({p.stem for p in target.iterdir() if p.suffix == ".py" or p.is_dir()} - {"__pycache__"})
+    dotted = re.compile(rf"\bmeeple\.(?=(?:{'|'.join(map(re.escape, inner))})\b)")
+    for source in target.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        text = dotted.sub(f"{name}.", _IMPORT.sub(rf"\1\2 {name}", text))
+        source.write_text(text, encoding="utf-8")
+
+
+def play(game: Any, seed: int) -> int:
+    """One game of uniform random legal actions; the number of decisions."""
+    state = game.new_game(seed=seed)
+    rng = random.Random(seed)
+    actions = 0
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        actions += 1
+    return actions
+
+
+def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool) -> str:
+    where = str(ROOT / name) if name.endswith(".yaml") else name
+    games = {side: module.load(where, players=players) for side, module in sides.items()}
+    for game in games.values():
+        play(game, seeds + 1)  # warm up: caches, imports made on first use
+    best: dict[str, list[float]] = {side: [float("inf")] * seeds for side in games}
+    actions = {side: 0 for side in games}
+    for rep in range(3):
+        for seed in range(seeds):
+            order = ("base", "new") if (seed + rep) % 2 else ("new", "base")
+            for side in order:
+                start = time.process_time()
+                made = play(games[side], seed + 1)
+                best[side][seed] = min(best[side][seed], time.process_time() - start)
+                if rep == 0:
+                    actions[side] += made
+    if same_games and actions["base"] != actions["new"]:
+        raise SystemExit(f"{name}: the two sides played different games ({actions}); use --any if meant")
+    rate = {side: actions[side] / sum(best[side]) for side in games}
+    return (
+        f"{name:36} {actions['base']:>8,} {actions['new']:>8,} {rate['base']:>10,.0f} {rate['new']:>10,.0f}"
+        f" {rate['new'] / rate['base']:>9.3f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="git revision of the base side")
+    parser.add_argument(
+        "new", nargs="?", default=".", help="git revision of the new side (default: work tree)"
+    )
+    parser.add_argument(
+        "--game", action="append", choices=sorted(GAMES), help="a game (repeatable; default all)"
+    )
+    parser.add_argument("--any", action="store_true", help="allow the sides to play different games")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="meeple-ab-") as folder:
+        into = Path(folder)
+        try:
+            package(args.base, "meeple_a", into)
+            package(args.new, "meeple_b", into)
+        except subprocess.CalledProcessError as err:
+            print(f"ab.py: git could not export a revision: {err.stderr.decode().strip()}", file=sys.stderr)
+            return 2
+        sys.path.insert(0, folder)
+        sides = {"base": importlib.import_module("meeple_a"), "new": importlib.import_module("meeple_b")}
+        print(f"base {args.base}, new {'the work tree' if args.new == '.' else args.new}; best of 3 per seed")
+        print(f"{'game':36} {'base n':>8} {'new n':>8} {'base a/s':>10} {'new a/s':>10} {'new/base':>9}")
+        for name in args.game or list(GAMES):
+            players, seeds = GAMES[name]
+            print(compare(sides, name, players, seeds, not args.any), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
