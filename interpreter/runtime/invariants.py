@@ -45,6 +45,8 @@ def broken(s: Any, held: dict[str, Any] | None = None) -> list[Broken]:
         return found
     ver = s.ver
     s._memo = {}  # the state does not change while it is checked: defs may be remembered
+    if s.game.kept_defs:  # and results kept from before the last action are dropped where it changed a part
+        s.game.refresh_kept(s)
     try:
         for inv in s.game.invariants:
             stamp = None

@@ -181,3 +181,35 @@ def test_without_check_invariants_a_broken_invariant_is_not_looked_at(
 ) -> None:
     jar(tmp_path, "  few_coins: p.coin <= 0")
     assert main(["run", str(tmp_path / "tiny.yaml"), "-q"]) == 0
+
+
+STONES = """
+game: {name: Stones, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+defs:
+  stones(c): "len([x for x in pieces_at(c) if x.kind == 'stone'])"
+actions:
+  put:
+    params: {cell: "[c for c in cells if stones(c) == 0]"}
+    effect: [place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces('stone')) >= 2
+    do: [{choose: [put]}]
+invariants:
+  counted: stones('a1') + stones('b1') + stones('c1') == len(pieces('stone'))
+"""
+
+
+def test_an_invariant_calling_a_def_whose_results_are_kept_sees_the_state_as_it_is(tmp_path: Path) -> None:
+    game = load_tiny(tmp_path, STONES, players=2)
+    assert ("stones",) in [names for _, names in game.definition.kept_defs]
+    s = game.new_game(seed=1)
+    s.apply("put(cell=a1)")  # listing p2's actions keeps stones() for every cell
+    assert broken(s) == []
+    s.apply("put(cell=b1)")  # the game ends: nothing is listed after it to refresh the kept results
+    assert s.is_over and broken(s) == []
