@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
 import re
 import shutil
 import subprocess
@@ -27,6 +26,8 @@ import time
 from io import BytesIO
 from pathlib import Path
 from typing import Any
+
+from playout_speed import random_game  # the benchmarks' own module, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 # game (a seed game's name, or a rule file under the project) -> players, seeds
@@ -78,22 +79,11 @@ def package(revision: str, name: str, into: Path) -> None:
         source.write_text(text, encoding="utf-8")
 
 
-def play(game: Any, seed: int) -> int:
-    """One game of uniform random legal actions; the number of decisions."""
-    state = game.new_game(seed=seed)
-    rng = random.Random(seed)
-    actions = 0
-    while not state.is_over:
-        state.apply(rng.choice(state.legal_actions()))
-        actions += 1
-    return actions
-
-
 def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool) -> str:
     where = str(ROOT / name) if name.endswith(".yaml") else name
     games = {side: module.load(where, players=players) for side, module in sides.items()}
     for game in games.values():
-        play(game, seeds + 1)  # warm up: caches, imports made on first use
+        random_game(game, seeds + 1)  # warm up: caches, imports made on first use
     best: dict[str, list[float]] = {side: [float("inf")] * seeds for side in games}
     actions = {side: 0 for side in games}
     for rep in range(3):
@@ -101,7 +91,7 @@ def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_gam
             order = ("base", "new") if (seed + rep) % 2 else ("new", "base")
             for side in order:
                 start = time.process_time()
-                made = play(games[side], seed + 1)
+                made = random_game(games[side], seed + 1)
                 best[side][seed] = min(best[side][seed], time.process_time() - start)
                 if rep == 0:
                     actions[side] += made

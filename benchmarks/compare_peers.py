@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+from playout_speed import random_game
+
 import meeple
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,16 +111,7 @@ def meeple_side(label: str, game: str | Path, players: int) -> Side:
     except meeple.MeepleError as e:
         raise Skip(f"{game} does not load: {str(e).splitlines()[0]}") from e
 
-    def play(seed: int) -> int:
-        state = compiled.new_game(seed=seed)
-        rng = random.Random(seed)
-        n = 0
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
-            n += 1
-        return n
-
-    return Side(f"meeple {label}", play)
+    return Side(f"meeple {label}", lambda seed: random_game(compiled, seed))
 
 
 # --- peers -----------------------------------------------------------------------------------------

@@ -40,17 +40,23 @@ class Speed:
         )
 
 
+def random_game(game: Any, seed: int) -> int:
+    """Play one seeded game of uniform random legal actions (`game`: a loaded meeple game, of any version
+    with `new_game`); the number of decisions made."""
+    state = game.new_game(seed=seed)
+    rng = random.Random(seed)
+    actions = 0
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        actions += 1
+    return actions
+
+
 def playouts(name: str, players: int, n: int, options: dict[str, Any] | None = None) -> Speed:
     """Play `n` seeded random games (a uniform random choice among the legal actions) and time them."""
     game = meeple.load(name, players=players, options=options)
-    actions = 0
     start = time.perf_counter()
-    for seed in range(n):
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
-            actions += 1
+    actions = sum(random_game(game, seed) for seed in range(n))
     elapsed = time.perf_counter() - start
     return Speed(n / elapsed, actions / elapsed, actions / n)
 

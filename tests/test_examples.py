@@ -125,6 +125,8 @@ def test_the_ab_benchmark_loads_two_revisions_side_by_side_and_plays_them_on_the
 
 
 def load_benchmark(name: str):
+    if str(ROOT / "benchmarks") not in sys.path:  # as when run as a script: its own modules beside it
+        sys.path.append(str(ROOT / "benchmarks"))
     spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up
