@@ -240,14 +240,17 @@ def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bun
             subs = source._subs = {}
         found = subs.get((max_total, min_total))
         if found is None:
-            held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
-            found = subs[(max_total, min_total)] = _sub_bundles(held, max_total, min_total)
+            found = subs[(max_total, min_total)] = _held_bundles(source, max_total, min_total)
         return found
     if holding(source):  # the holdings of a player, or the cards of a zone
-        # Beyond max_total, how many of a kind one holds changes no bundle: the cache sees fewer holdings.
-        held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
-        return _sub_bundles(held, max_total, min_total)
+        return _held_bundles(source, max_total, min_total)
     return _free_bundles(tuple(source), max_total, min_total)
+
+
+def _held_bundles(source: Any, max_total: int, min_total: int) -> list[Bundle]:
+    # Beyond max_total, how many of a kind one holds changes no bundle: the cache sees fewer holdings.
+    held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
+    return _sub_bundles(held, max_total, min_total)
 
 
 @lru_cache(maxsize=4096)
@@ -503,10 +506,7 @@ def _pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
     out = []
     for pid, rec in s.pieces.items():
         if (kind is None or rec["kind"] == kind) and (owner is ... or rec["owner"] == owner):
-            ref = refs.get(pid)  # _ref, written out: this loop meets every piece
-            if ref is None or ref.rec is not rec:
-                ref = refs[pid] = PieceRef(pid, rec)
-            out.append(ref)
+            out.append(_ref(refs, pid, rec))
     return out
 
 

@@ -118,13 +118,7 @@ class Effects:
         costs more to make, and no statement uses it."""
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
-        self.ver["pieces"] += 1
-        if owner is not None:  # _take_supply, written out: a neutral piece (a weather die) has no supply
-            supply = self.supply[owner]
-            left = supply.get(kind, 0)
-            if left <= 0:
-                raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
-            supply[kind] = left - 1
+        self._take_supply(owner, kind)
         pid = self.next_id
         self.next_id += 1
         rec = dict(self.game.piece_defaults(kind))
