@@ -74,7 +74,7 @@ class _Builder:
             if isinstance(node, yaml.ScalarNode):
                 entry.scalar = _Scalar(
                     self.lines,
-                    node.style or None,  # libyaml gives a plain scalar the style "", PyYAML None
+                    node.style,
                     (node.start_mark.line, node.start_mark.column),
                     (node.end_mark.line, node.end_mark.column),
                     node.value,
@@ -186,50 +186,12 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-# libyaml's parser and composer, when PyYAML was built with it: several times faster than PyYAML's own,
-# which stays the reference. A file it fails on, or whose nodes are over the bound, is composed again by
-# PyYAML's loader, which reports the mistake as meeple always has; so is a file with any character outside
-# ASCII, whose marks libyaml may count otherwise.
-_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
-
-
 def _compose(text: str) -> yaml.Node | None:
-    if _FAST_LOADER is not None and text.isascii():
-        try:
-            node = _compose_with(_FAST_LOADER(text))
-        except Exception:  # any failure: the reference loader says what it is
-            pass
-        else:
-            if _composed_nodes(node) <= MAX_NODES:
-                return node
-    return _compose_with(_BoundedLoader(text))
-
-
-def _compose_with(loader: Any) -> yaml.Node | None:
+    loader = _BoundedLoader(text)
     try:
         return loader.get_single_node()  # type: ignore[no-any-return]
     finally:
         loader.dispose()
-
-
-def _composed_nodes(root: yaml.Node | None) -> int:
-    """How many nodes composing `root` composed, as _BoundedLoader counts them: each node once, and each
-    alias of an anchored node once more (never walked again)."""
-    count = 0
-    walked: set[int] = set()
-    stack: list[Any] = [] if root is None else [root]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if id(node) in walked:
-            continue
-        walked.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack += (key, value)
-        elif isinstance(node, yaml.SequenceNode):
-            stack += node.value
-    return count
 
 
 def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnostic:

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from meeple.errors import RulesError, SourceSpan
-from meeple.rules import loader
 from meeple.rules.loader import LoadedRules, SourceIndex, load_file, load_rules, load_text
 
 NESTED = """\
@@ -383,59 +382,3 @@ def test_the_top_level_must_be_a_mapping(games: Path) -> None:
 
 def test_a_source_index_without_entries_falls_back_to_the_start_of_its_file() -> None:
     assert SourceIndex("x.yaml").nearest_span(("a", 1)) == SourceSpan("x.yaml", 1, 1)
-
-
-# --------------------------------------------------------------------------- libyaml, when PyYAML has it
-
-ROOT = Path(__file__).resolve().parents[2]
-RULE_FILES = sorted([*(ROOT / "games").glob("*.yaml"), *(ROOT / "examples").rglob("*.yaml")])
-
-
-def _with_reference_loader(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[object, SourceIndex]:
-    monkeypatch.setattr(loader, "_FAST_LOADER", None)
-    try:
-        return load_text(text, "t.yaml")
-    finally:
-        monkeypatch.undo()
-
-
-@pytest.mark.skipif(loader._FAST_LOADER is None, reason="PyYAML was built without libyaml")
-@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_libyaml_loads_every_rule_file_as_pyyamls_own_loader_does(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert load_text(text, "t.yaml") == _with_reference_loader(monkeypatch, text)  # values and every span
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["a: 1\nb: [1, 2\nc: 3\n", "a: b: c\n", "a:\n\tb: 1\n", "a: 'x\n", "- 1\nb: 2\n", "a: [1, 2]]\n"],
-)
-def test_a_yaml_mistake_is_reported_as_pyyamls_own_loader_reports_it(
-    text: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with pytest.raises(RulesError) as fast:
-        load_text(text, "t.yaml")
-    with pytest.raises(RulesError) as reference:
-        _with_reference_loader(monkeypatch, text)
-    assert fast.value.diagnostics == reference.value.diagnostics
-
-
-def test_a_file_with_a_character_outside_ascii_is_composed_by_pyyamls_own_loader(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    asked: list[str] = []
-    monkeypatch.setattr(
-        loader, "_FAST_LOADER", lambda text: asked.append(text) or loader._BoundedLoader(text)
-    )
-    data, index = load_text("name: Café\nb: [1, 2]\n", "t.yaml")
-    assert data == {"name": "Café", "b": [1, 2]} and asked == []
-    load_text("name: Cafe\n", "t.yaml")
-    assert asked == ["name: Cafe\n"]
-
-
-def test_counting_composed_nodes_counts_an_alias_once_without_walking_it_again() -> None:
-    node = loader._compose_with(loader._BoundedLoader("a: &x [1, 2]\nb: *x\nc: [*x, *x]\n"))
-    # the root, 3 keys, the list and its 2 items, the alias b, the list c and its 2 aliases
-    assert loader._composed_nodes(node) == 11
