@@ -10,11 +10,14 @@ Board sites used below (the radius-2 hex board; t9 is the centre tile):
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
+import meeple
 from meeple import Player
+from meeple.data import data_dir
 
 P1, P2, P3, P4 = (Player(i) for i in range(4))
 
@@ -269,6 +272,44 @@ def test_a_rope_cannot_be_built_on_a_path_that_has_a_rope(table):
     paths = {a["path"] for a in table.legal_actions("build_rope")}
     assert taken not in paths
     assert set(b.sides_of[X]) - {taken} <= paths
+
+
+# The rule file says "touches one's own project, route or fixed rope" through `reach(p)`, the set of locations
+# a player reaches, worked out once per change of the pieces. The book's wording, location by location:
+BOOK_WORDING = {
+    'rope_reaches(p, s): "any(c in reach(p) for c in ends(s))"': (
+        'owns_building(p, c): "building(c) != none and building(c).owner == p"\n'
+        '  rope_reaches(p, s): "any(owns_building(p, c) or has_rope_at(p, c) for c in ends(s))"'
+    ),
+    "and route.site in reach(me)": "and (owns_building(me, route.site) or has_rope_at(me, route.site))",
+    "blocked=[b.site for b in pieces('project') + pieces('route') if b.owner != p]": (
+        "blocked=[b.site for b in pieces() if b.kind != 'fixed_rope' and b.owner != p]"
+    ),
+}
+
+
+def test_the_reach_of_a_player_allows_what_the_book_wording_allows(tmp_path):
+    """Random games in lock step, one on the seed file and one on the book's wording of access: the same
+    legal actions at every decision."""
+    text = (data_dir("games") / "climbers_of_verdon.yaml").read_text(encoding="utf-8")
+    for ours, book in BOOK_WORDING.items():
+        assert text.count(ours) == 1, ours
+        text = text.replace(ours, book)
+    (tmp_path / "worded.yaml").write_text(text, encoding="utf-8")
+    seed_file = meeple.load("climbers_of_verdon", players=4)
+    worded = meeple.load(tmp_path / "worded.yaml", players=4)
+    decisions = 0
+    for seed in range(1, 4):
+        a, b, rng = seed_file.new_game(seed=seed), worded.new_game(seed=seed), random.Random(seed)
+        while not a.is_over:
+            listed = a.legal_actions()
+            assert [str(x) for x in listed] == [str(x) for x in b.legal_actions()]
+            i = rng.randrange(len(listed))
+            a.apply(listed[i])
+            b.apply(b.legal_actions()[i])
+            decisions += 1
+        assert b.is_over and a.winners == b.winners
+    assert decisions > 1000
 
 
 # ====================================================================== projects
