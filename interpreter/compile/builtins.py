@@ -7,12 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
 from itertools import accumulate, combinations_with_replacement
-from typing import TYPE_CHECKING, Any, overload
+from typing import Any, overload
 
 from meeple.values import Bundle, PieceRef, Player
-
-if TYPE_CHECKING:  # networkx is imported where a graph is first needed, not at start-up
-    import networkx as nx
 
 Builtin = Callable[..., Any]
 BUILTINS: dict[str, Builtin] = {}
@@ -595,28 +592,25 @@ def within(s: Any, a: str, r: int, metric: str | None = None) -> list[str]:
 @builtin("path")
 def path(s: Any, a: str, b: str, metric: str | None = None) -> list[str] | None:
     """The sites of a cheapest way from a to b, both included (fewest steps without a metric); none if
-    b cannot be reached.  Among equally cheap ways the same one is always chosen."""
+    b cannot be reached. Among equally cheap ways the same one is always chosen: the one NetworkX's
+    `single_source_shortest_path` or `single_source_dijkstra_path` finds on `board.graph(kind)`."""
     memo = s._memo
     key = ("$path", metric, a)
     if memo is not None and key in memo:
         paths = memo[key]
     else:
-        import networkx as nx
-
         board = s.game.board
         if metric is None:
-            paths = nx.single_source_shortest_path(board.graph(board.kind_of.get(a, "")), a)
+            paths = _paths_by_steps(_graph_joins(board, board.kind_of.get(a, "")), a)
         else:
-            graph, weight = _metric_graph(s, metric)
-            paths = nx.single_source_dijkstra_path(graph, a, weight=weight)
+            paths = _paths_by_cost(s, _known_metric(s, metric), a)
         if memo is not None:
             memo[key] = paths
     found = paths.get(b)
     return list(found) if found is not None else None
 
 
-def _metric_graph(s: Any, name: str) -> tuple[nx.Graph, Callable[[str, str, Any], Any]]:
-    """A named metric's graph and its weight function, which reads the live state."""
+def _known_metric(s: Any, name: str) -> Any:
     metric = s.game.metrics.get(name)
     if metric is None:
         from meeple.compile.expressions import RuleRuntimeError
@@ -624,14 +618,62 @@ def _metric_graph(s: Any, name: str) -> tuple[nx.Graph, Callable[[str, str, Any]
         raise RuleRuntimeError(
             f"unknown metric '{name}'; the rule file's metrics are: {', '.join(s.game.metrics)}"
         )
-    enter, blocked = metric.enter, metric.blocked
+    return metric
 
-    def weight(u: str, v: str, _: Any) -> Any:
-        if blocked is not None and blocked(s, {"a": u, "b": v}):
-            return None  # NetworkX leaves out an edge whose weight is None
-        return enter(s, {"t": v})
 
-    return s.game.board.graph(metric.kind), weight
+def _paths_by_steps(joins: dict[str, list[str]], source: str) -> dict[str, list[str]]:
+    """A fewest-steps way from `source` to every site it reaches: breadth first, each site reached from the
+    first site of the level before to join it (NetworkX's order over the same joins)."""
+    if source not in joins:
+        return {}
+    paths = {source: [source]}
+    level = [source]
+    while level:
+        following = []
+        for site in level:
+            way = paths[site]
+            for other in joins[site]:
+                if other not in paths:
+                    paths[other] = [*way, other]
+                    following.append(other)
+        level = following
+    return paths
+
+
+def _paths_by_cost(s: Any, metric: Any, source: str) -> dict[str, list[str]]:
+    """A cheapest way from `source` to every site it reaches under a metric, read from the live state.
+    Dijkstra's search as NetworkX runs it (the same joins in the same order, ties to the site put on the
+    heap first, a way replaced only by a strictly cheaper one), so the same way is chosen."""
+    joins = _graph_joins(s.game.board, metric.kind)
+    if source not in joins:
+        return {}
+    enter, blocked = metric.enter_at, metric.blocked_at
+    done: set[str] = set()
+    costs: dict[str, Any] = {}  # the cost of entering each site, asked once (the state is still)
+    seen = {source: 0}
+    paths = {source: [source]}
+    heap: list[tuple[Any, int, str]] = [(0, 0, source)]
+    count = 1
+    while heap:
+        d, _, u = heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        for v in joins[u]:
+            if v in done or (blocked is not None and blocked(s, u, v)):
+                continue
+            w = costs.get(v, _NOT_ASKED)
+            if w is _NOT_ASKED:
+                w = costs[v] = enter(s, v)
+            if w is None:
+                continue
+            nd = d + w
+            if v not in seen or nd < seen[v]:
+                seen[v] = nd
+                paths[v] = [*paths[u], v]
+                heappush(heap, (nd, count, v))
+                count += 1
+    return paths
 
 
 def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
@@ -640,14 +682,7 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
     key = ("$metric", name, source, cutoff)
     if memo is not None and key in memo:
         return memo[key]  # type: ignore[no-any-return]
-    metric = s.game.metrics.get(name)
-    if metric is None or metric.enter_at is None:
-        import networkx as nx
-
-        graph, weight = _metric_graph(s, name)
-        lengths = dict(nx.single_source_dijkstra_path_length(graph, source, cutoff=cutoff, weight=weight))
-    else:
-        lengths = _dijkstra(s, metric, source, cutoff)
+    lengths = _dijkstra(s, _known_metric(s, name), source, cutoff)
     if memo is not None:
         memo[key] = lengths
     return lengths
@@ -695,22 +730,34 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
 
 @builtin("components")
 def components(s: Any, sites: Iterable[str], metric: str | None = None) -> list[list[str]]:
-    """The connected groups of the given sites (neighbours joined; a step blocked either way is cut)."""
-    import networkx as nx
-
+    """The connected groups of the given sites (neighbours joined; a step blocked either way is cut), each
+    in board order, the groups by their first site. Sites not of the first one's kind are left out."""
     chosen = list(dict.fromkeys(units(sites)))
     if not chosen:
         return []
     board = s.game.board
-    graph = board.graph(board.kind_of.get(chosen[0], "")).subgraph(chosen)
-    blocked = s.game.metrics[metric].blocked if metric is not None else None
-    if blocked is not None:
-        graph = nx.Graph(graph)
-        cut = [(a, b) for a, b in graph.edges if blocked(s, {"a": a, "b": b}) or blocked(s, {"a": b, "b": a})]
-        graph.remove_edges_from(cut)  # a step blocked either way parts the two sites
+    joins = _graph_joins(board, board.kind_of.get(chosen[0], ""))
+    inside = {site for site in chosen if site in joins}
+    blocked = _known_metric(s, metric).blocked_at if metric is not None else None
+    group_of: dict[str, int] = {}
+    groups: list[list[str]] = []
+    for start in chosen:
+        if start not in inside or start in group_of:
+            continue
+        group_of[start] = len(groups)
+        group = [start]
+        for site in group:  # grows while it is walked
+            for other in joins[site]:
+                if other not in inside or other in group_of:
+                    continue
+                if blocked is not None and (blocked(s, site, other) or blocked(s, other, site)):
+                    continue
+                group_of[other] = len(groups)
+                group.append(other)
+        groups.append(group)
     order = board.order
-    groups = [sorted(c, key=order.__getitem__) for c in nx.connected_components(graph)]
-    return sorted(groups, key=lambda g: order[g[0]])
+    ordered = [sorted(g, key=order.__getitem__) for g in groups]
+    return sorted(ordered, key=lambda g: order[g[0]])
 
 
 @builtin("chance")
@@ -724,9 +771,18 @@ def _distances(board: Any, kind: str) -> dict[str, dict[str, int]]:
     walk from each site over the same joins as `board.graph(kind)` (no graph library to import for it)."""
     key = "distances:" + kind
     if key not in board._cache:
-        joins = _joins(board, kind)
+        joins = _graph_joins(board, kind)
         board._cache[key] = {site: _steps_from(joins, site) for site in joins}
     return board._cache[key]  # type: ignore[no-any-return]
+
+
+def _graph_joins(board: Any, kind: str) -> dict[str, list[str]]:
+    """`_joins` of a kind, worked out once and kept on the board."""
+    key = "joins:" + kind
+    found = board._cache.get(key)
+    if found is None:
+        found = board._cache[key] = _joins(board, kind)
+    return found  # type: ignore[no-any-return]
 
 
 def _joins(board: Any, kind: str) -> dict[str, list[str]]:

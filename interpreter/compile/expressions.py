@@ -69,7 +69,6 @@ BUILTIN_READS = {
 # the board (which never changes), with a named one what that metric's rules read (`metric:NAME`, worked
 # out when the metrics are compiled), with a metric computed in play any part.
 _METRIC_ARG = {"within": 2, "distance": 2, "path": 2, "components": 1}
-_NEEDS_GRAPHS = {"components", "path"}  # built-ins that search a NetworkX graph
 _MISSING = object()
 
 
@@ -441,8 +440,6 @@ class ExprCompiler:
             self.reads |= metric_reads(node, _METRIC_ARG[name])
         else:
             self.reads |= BUILTIN_READS.get(name, set())
-        if name in _NEEDS_GRAPHS:  # load the graph library with the rules that use it, not in play
-            import networkx  # noqa: F401
         fn = BUILTINS.get(name)
         if fn is None:
             self.sink.unknown(self.path, node.pos, "function", name, [*self.sym.defs, *BUILTINS])
