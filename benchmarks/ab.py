@@ -79,9 +79,16 @@ def package(revision: str, name: str, into: Path) -> None:
         source.write_text(text, encoding="utf-8")
 
 
+def _rule_file(module: Any, name: str) -> Path:
+    """A seed game's rule file as the side's own revision has it (a name alone would be looked up in the
+    current folder first, in the project the work tree's `games/`); any other file from the work tree."""
+    if name.endswith(".yaml"):
+        return ROOT / name
+    return Path(module.__file__).parent / PARTS["games"] / f"{name}.yaml"
+
+
 def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool) -> str:
-    where = str(ROOT / name) if name.endswith(".yaml") else name
-    games = {side: module.load(where, players=players) for side, module in sides.items()}
+    games = {side: module.load(_rule_file(module, name), players=players) for side, module in sides.items()}
     for game in games.values():
         random_game(game, seeds + 1)  # warm up: caches, imports made on first use
     best: dict[str, list[float]] = {side: [float("inf")] * seeds for side in games}
