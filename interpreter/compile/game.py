@@ -500,7 +500,7 @@ class GameCompiler:
                     checks[level].append(self.ex.expr(part, scope))
                     check_nodes[level].append(part)
                     node_paths[id(part)] = (*where, "when")
-        cost, cost_level = None, 0
+        cost, cost_level, cost_memo = None, 0, False
         cost_node = None
         if spec.get("cost") is not None:
             node = self.ex.parse_at(spec["cost"], (*where, "cost"))
@@ -508,7 +508,10 @@ class GameCompiler:
             node_paths[id(node)] = (*where, "cost")
             if node is not None:
                 self.ex.path = (*where, "cost")
+                outer, self.ex.reads = self.ex.reads, set()
                 cost = self.ex.expr(node, scope)
+                cost_memo = any(r.startswith(("def:", "metric:")) for r in self.ex.reads)
+                self.ex.reads = outer | self.ex.reads
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
         self.st.origins = {
             p.name: ("param",) for p in params
@@ -538,6 +541,7 @@ class GameCompiler:
             bool(spec.get("stepwise")),
             fast,
             tuple(tuple(c) for c in check_nodes),
+            cost_memo,
         )
 
     def choice_plans(

@@ -41,6 +41,7 @@ class ActionDef:
     stepwise: bool = False
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
     check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
+    cost_memo: bool = False  # the cost calls a def or measures a metric: worked out with a listing's memo
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:

@@ -252,11 +252,25 @@ def execute(
     if s.log is not None:
         s.say(action_line(s, me, action))
     if a.cost is not None and not free:
-        s.pay(me, a.cost(s, b))
+        s.pay(me, with_memo(s, a.cost, b) if a.cost_memo else a.cost(s, b))
     if s.pending:
         s.pending = []
     a.effect(s, b)
     after_effect(s)
+
+
+def with_memo(s: Any, fn: Any, b: dict[str, Any]) -> Any:
+    """`fn(s, b)` (an action's cost) with the memo a listing has: the defs it calls answer from the results
+    kept across decisions, as they did when the action was listed, those of a changed part dropped first
+    (at a reveal, an earlier player's choices have changed the state since)."""
+    before = s._memo
+    s._memo = {}
+    if s.game.kept_defs:
+        s.game.refresh_kept(s)
+    try:
+        return fn(s, b)
+    finally:
+        s._memo = before
 
 
 def after_effect(s: Any) -> None:

@@ -108,6 +108,40 @@ flow:
     assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (0, 1)
 
 
+def test_a_cost_that_calls_a_def_is_worked_out_as_the_state_stands_when_paid(tmp_path: Path) -> None:
+    """A cost calling a def is paid from the def's results kept by the listing; a change since (another
+    player's variable, the payer's own) gives the new price, never the one kept from before."""
+    game = load_tiny(
+        tmp_path,
+        """
+game:
+  name: Prices
+  players: {min: 2, max: 2}
+components:
+  resources: [coin, gem]
+vars:
+  player: {level: 0}
+defs:
+  price(p): "p.level + 1"
+actions:
+  take: {effect: [gain 3 coin]}
+  train: {effect: [me.level += 1]}
+  buy: {cost: (price(me)) coin, effect: [gain 1 gem]}
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [take, train, buy], until: end_turn}]
+""",
+        players=2,
+    )
+    state = game.new_game(seed=1)
+    assert game.definition.actions["buy"].cost_memo
+    state.apply("take").apply("buy")
+    assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (2, 1)
+    state.apply("train").apply("buy")  # the price was 1 when last listed; it is 2 now
+    assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (0, 2)
+
+
 def test_an_illegal_action_names_what_was_legal(tmp_path: Path) -> None:
     game = tiny(
         tmp_path,

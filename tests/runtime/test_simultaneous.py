@@ -307,3 +307,49 @@ def test_a_mistyped_simultaneous_step_is_located(tmp_path: Path) -> None:
     found = meeple.check(path)
     assert [d.code for d in found] == ["schema/additionalProperties"]
     assert "did you mean 'while'" in found[0].headline()
+
+
+def test_a_cost_revealed_after_another_choice_is_priced_as_the_state_then_stands(tmp_path: Path) -> None:
+    """Both players buy at a price of 1 in secret; the first buy revealed raises it, so the second pays 2:
+    the price a def worked out before (for `look`, on the game itself) is not reused once the reveal has
+    changed it."""
+    game = load_tiny(
+        tmp_path,
+        """
+game:
+  name: Rising price
+  players: {min: 2, max: 2}
+components:
+  resources: [coin, gem]
+vars:
+  player: {bought: 0}
+defs:
+  sold(): "sum([p.bought for p in players])"
+  price(): "sold() + 1"
+setup:
+  - for: p in players
+    do: [gain 5 coin to p]
+actions:
+  look: {when: price() == 1, effect: [gain 0 gem]}
+  buy:
+    cost: (price()) coin
+    effect: [gain 1 gem, me.bought += 1]
+flow:
+  - phase: open
+    turns: clockwise
+    do: [{choose: [look]}]
+  - phase: market
+    turns: none
+    do:
+      - {simultaneous: [buy]}
+""",
+        2,
+    )
+    s = game.new_game(seed=1)
+    s.apply("look").apply("look")
+    assert names(s) == ["buy"]
+    s.apply("buy")
+    assert names(s) == ["buy"]  # p2 chooses at the price of 1 too: nothing is revealed yet
+    s.apply("buy")
+    assert s.is_over
+    assert [(s.pv[p]["coin"], s.pv[p]["gem"]) for p in (0, 1)] == [(4, 1), (3, 1)]
