@@ -297,7 +297,8 @@ def count_at(s: Any, site: Any, kind: Any) -> int:
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle. One bundle per player is kept
     while no player's resources change (the `res` change counter): the same bundle across decisions, and
-    what is worked out from it (`bundles`) kept on it."""
+    what is worked out from it (`bundles`) kept on it. A bundle is made once per holding in a game and
+    shared (bundles are never changed), so the same holding again finds its `bundles` worked out."""
     ver = s.ver["res"]
     held = s._res_bundles
     if held[0] != ver:
@@ -305,8 +306,19 @@ def _resources(s: Any, p: Any) -> Bundle:
     found = held[1].get(p)
     if found is None:
         rec = s.pv[p]
-        found = held[1][p] = Bundle.of_counts({r: rec[r] for r in s.game.sym.resources})
+        resources = s.game.sym.resources
+        counts = tuple([rec[r] for r in resources])
+        alike = s.game.holdings  # one bundle per holding, shared by every player and state holding it
+        found = alike.get(counts)
+        if found is None:
+            if len(alike) >= _HOLDINGS_KEPT:
+                alike.clear()
+            found = alike[counts] = Bundle.of_counts(dict(zip(resources, counts, strict=True)))
+        held[1][p] = found
     return found
+
+
+_HOLDINGS_KEPT = 4096  # bundles of holdings kept per game (then the cache starts afresh)
 
 
 def zone_member(s: Any, family: str, key: Any) -> Any:

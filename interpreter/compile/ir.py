@@ -197,6 +197,8 @@ class GameDef:
     # The answers of `groups` and `runs` by their arguments and the cards held, and of `longest_path` by its
     # arguments as given (compile/builtins.py).
     card_combos: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # A player's resources as a bundle, by the counts of each resource (compile/codegen.py's `_resources`).
+    holdings: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False, compare=False)
     # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.
     _piece_defaults: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 

@@ -1113,10 +1113,13 @@ def test_a_players_resources_are_one_bundle_while_no_resource_changes_and_its_bu
     mine = state._res_bundles[1][0]
     assert mine == Bundle({"coin": 2, "gem": 1}) and mine._subs is not None  # its bundles kept on it
     state.apply("offer(give=1 coin, get=1 gem)")  # a variable changes, no resource: the same bundles serve
-    state.apply("mine(what=pearl)")  # p2 gains a pearl: every player's bundle is made again
+    kept = state._res_bundles
+    state.apply("mine(what=pearl)")  # p2 gains a pearl: every player's bundle is looked up again...
     offers = [str(a) for a in state.legal_actions() if a.name == "offer"]
     assert "offer(give=1 gem, get=1 pearl)" in offers and "offer(give=1 gem, get=1 coin)" in offers
-    assert state._res_bundles[1][0] is not mine and state._res_bundles[1][0] == mine
+    assert state._res_bundles is not kept and _resources(state, Player(1))["pearl"] == 1
+    # ...and p1, holding what it held, gets the very same bundle, its bundles already worked out.
+    assert state._res_bundles[1][0] is mine
     # A clone shares the bundles until either changes a resource; then each has its own.
     left, right = state.clone(), state.clone()
     assert left._res_bundles is state._res_bundles
