@@ -745,9 +745,12 @@ class SourceGen:
             sym = self.sym
             return all(node.id not in names for names in (scope, local, sym.game_vars, sym.zones))
         if isinstance(node, n.Call) and isinstance(node.func, n.Name):
-            if node.func.id in self.distinct_defs and not node.args:
+            name = node.func.id
+            if name in self.distinct_defs and not node.args:
                 return True
-            return node.func.id in ("pieces", "pieces_at") and node.func.id not in self.sym.defs
+            if name in BOARD_QUERIES and name not in self.sym.defs and self.board is not None:
+                return len(node.args) == 1 and not node.kwargs and self.board_table_distinct(name)
+            return name in ("pieces", "pieces_at") and name not in self.sym.defs
         if isinstance(node, n.ListComp):
             [*comps] = node.comps
             return (
@@ -768,6 +771,14 @@ class SourceGen:
             except TypeError:  # an item that cannot be hashed: let `distinct` say so
                 return False
         return False
+
+    def board_table_distinct(self, name: str) -> bool:
+        """Whether each entry of one of the board's tables (`tiles_of`, ...) names every site once."""
+        table = getattr(self.board, name)
+        try:
+            return all(len(set(sites)) == len(sites) for sites in table.values())
+        except TypeError:  # a value that cannot be hashed: not a plain list of sites
+            return False
 
     def g_Index(self, node: n.Index, scope: dict[str, Any], local: set[str]) -> str:
         key = self.gen(node.key, scope, local)
