@@ -958,6 +958,8 @@ class SourceGen:
             return node.func.id in _SEQUENCE_BUILTINS or node.func.id in BOARD_QUERIES
         if isinstance(node, n.Name) and node.id == "players" and node.id not in self.sym.game_vars:
             return True
+        if isinstance(node, n.BinOp) and node.op == "+":  # two lists or tuples joined: a list or a tuple
+            return self.is_sequence(node.left, "") and self.is_sequence(node.right, "")  # by their shapes
         return self.constant_sequence(source) is not None
 
     def constant_sequence(self, source: str) -> list[Any] | tuple[Any, ...] | None:

@@ -404,6 +404,9 @@ class ExprCompiler:
             and node.func.id in ("pieces", "pieces_at")
         ):
             return "piece"
+        if isinstance(node, n.BinOp) and node.op == "+":  # two lists joined: their items, if alike
+            left = self.element_type(node.left, scope)
+            return left if left is not None and left == self.element_type(node.right, scope) else None
         if isinstance(node, n.ListComp):
             inner = dict(scope)
             for comp in node.comps:

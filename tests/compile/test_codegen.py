@@ -424,6 +424,38 @@ def test_a_search_over_a_sites_pieces_reads_their_records_by_id_in_place(tmp_pat
     plays_as_the_closures(tmp_path, monkeypatch, PIECE_FIELDS_RULES, game, range(6))
 
 
+JOINED_LISTS_RULES = """
+game: {name: Joined, players: {min: 2, max: 2}}
+components:
+  pieces: {pawn: {supply: 9}, wall: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+actions:
+  put_pawn: {params: {cell: cells}, effect: [place pawn at cell for me]}
+  put_wall: {params: {cell: cells}, effect: [place wall at cell for me]}
+  echo:
+    # The cells where another player has a pawn or a wall: the joined piece lists are read as pieces.
+    params: {cell: "distinct([x.site for x in pieces('pawn') + pieces('wall') if x.owner != me])"}
+    effect: []
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 5
+    do: [{choose: [put_pawn, put_wall, echo]}]
+"""
+
+
+def test_two_piece_lists_joined_are_a_list_of_pieces_read_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, JOINED_LISTS_RULES, players=2)
+    source = game.definition.actions["echo"].fast.source
+    assert "s.pieces[v_x]['site'] for v_x in _add(_b_pieces(s, 'pawn'), _b_pieces(s, 'wall'))" in source
+    assert "_get_attr" not in source and "_units" not in source
+    state = game.new_game(seed=1)
+    state.apply("put_pawn(cell=a1)").apply("put_wall(cell=c1)")
+    assert [str(a) for a in state.legal_actions() if a.name == "echo"] == ["echo(cell=c1)"]  # p2's wall
+    plays_as_the_closures(tmp_path, monkeypatch, JOINED_LISTS_RULES, game, range(6))
+
+
 SEARCH_DEF_RULES = """
 game: {name: Searches, players: {min: 2, max: 2}}
 components:
