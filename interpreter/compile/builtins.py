@@ -869,42 +869,70 @@ def _trail_groups(
 
 
 def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str], best: int) -> int:
-    """The longest trail over the sides of one group (at least `best`), walked from each corner where a
-    longest trail can start; it stops as soon as a trail uses every side of the group.
+    """The longest trail over the sides of one group (at least `best`).
 
-    A longest trail starts at a blocked corner or at one with an odd number of the group's sides, unless
-    the group has neither: then one closed trail uses every side. (A trail starting at an open corner of
-    even degree leaves a side of it unused, and that side would lengthen the trail, or else it is closed
-    and, the group being joined at open corners, would take in any side it left out.)"""
-    by_corner: dict[str, list[tuple[str, str]]] = {}
-    for side, a, b in group:
-        by_corner.setdefault(a, []).append((side, b))
-        by_corner.setdefault(b, []).append((side, a))
+    A trail may end at a blocked corner but never pass it, so each side at a blocked corner gets a corner
+    of its own there (an end no trail passes). If the sides then form a tree, a trail is a path and the
+    longest is the tree's diameter: two walks. Otherwise the trails are walked from each corner where a
+    longest one can start, stopping as soon as one uses every side. A longest trail starts at a corner
+    with an odd number of the group's sides (a blocked corner's are ends: one each), unless there is none:
+    then one closed trail uses every side. (A trail starting at a corner of even degree leaves a side of it
+    unused, and that side would lengthen the trail, or else it is closed and, the group being joined,
+    would take in any side it left out.)"""
+    number: dict[Any, int] = {}
+    joins: list[list[tuple[int, int]]] = []
+    for i, (side, a, b) in enumerate(group):
+        ends = []
+        for corner in (a, b):
+            key = (corner, side) if corner in blocked else corner
+            at = number.get(key)
+            if at is None:
+                at = number[key] = len(joins)
+                joins.append([])
+            ends.append(at)
+        joins[ends[0]].append((1 << i, ends[1]))
+        joins[ends[1]].append((1 << i, ends[0]))
     everything = len(group)
-    starts = [c for c, sides in by_corner.items() if c in blocked or len(sides) % 2]
+    if everything == len(joins) - 1:  # a tree: its longest path, from the corner farthest from any corner
+        far, _ = _farthest(joins, 0)
+        return max(best, _farthest(joins, far)[1])
+    ways = [tuple(j) for j in joins]
+    starts = [i for i, j in enumerate(joins) if len(j) % 2]
     if not starts:
         return everything
 
-    def walk(corner: str, used: set[str], length: int) -> bool:
+    def walk(corner: int, used: int, length: int) -> bool:
         nonlocal best
         if length > best:
             best = length
             if best == everything:
                 return True
-        if length and corner in blocked:
-            return False
-        for side, nxt in by_corner[corner]:
-            if side not in used:
-                used.add(side)
-                if walk(nxt, used, length + 1):
-                    return True
-                used.discard(side)
+        for bit, nxt in ways[corner]:
+            if not used & bit and walk(nxt, used | bit, length + 1):
+                return True
         return False
 
-    for corner in starts:
-        if walk(corner, set(), 0):
+    for start in starts:
+        if walk(start, 0, 0):
             break
     return best
+
+
+def _farthest(joins: list[list[tuple[int, int]]], start: int) -> tuple[int, int]:
+    """In a tree: the corner farthest from `start`, and how many sides away it is."""
+    steps = {start: 0}
+    frontier = [start]
+    last = start
+    while frontier:
+        following = []
+        for corner in frontier:
+            for _, other in joins[corner]:
+                if other not in steps:
+                    steps[other] = steps[corner] + 1
+                    following.append(other)
+                    last = other
+        frontier = following
+    return last, steps[last]
 
 
 # ---------------------------------------------------------------- awards

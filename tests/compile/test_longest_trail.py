@@ -1,5 +1,6 @@
-"""`longest_path`'s trail search, which walks only from the corners a longest trail can start at and splits
-the sides into groups no trail leaves, agrees with walking from every corner of the whole graph."""
+"""`longest_path`'s trail search, which splits the sides into groups no trail leaves, takes a tree's
+diameter, and otherwise walks only from the corners a longest trail can start at, agrees with walking from
+every corner of the whole graph."""
 
 from __future__ import annotations
 
@@ -51,6 +52,15 @@ def test_the_longest_trail_is_the_one_found_from_every_corner(
     edges: tuple[Edge, ...], blocked: frozenset[str]
 ) -> None:
     assert _longest_trail.__wrapped__(edges, blocked) == from_every_corner(edges, blocked)
+
+
+def test_a_tree_with_a_blocked_corner_inside_is_cut_there() -> None:
+    # a - b - c - d, and b - e: five corners, four sides, a tree; blocked at c, no trail passes c.
+    tree = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "c", "d"), ("s4", "b", "e"))
+
+    assert _longest_trail.__wrapped__(tree, frozenset()) == 3  # a-b-c-d
+    assert _longest_trail.__wrapped__(tree, frozenset({"c"})) == 2  # a-b-c or e-b-c, ending at c
+    assert _longest_trail.__wrapped__(tree, frozenset({"b"})) == 2  # b-c-d, starting at b
 
 
 def test_a_closed_loop_with_no_blocked_corner_is_one_trail() -> None:
