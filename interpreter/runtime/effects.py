@@ -281,7 +281,8 @@ class Effects:
         raise RuleRuntimeError("`give lead` needs a phase with `turns: {round_robin: …}` running")
 
     def note(self, text: str) -> None:
-        self.say(f"  {text}")
+        if self.log is not None:
+            self.say(f"  {text}")
 
     def end_turn(self) -> None:
         """Close the current turn once the running effect is done: its open decisions are dropped."""

@@ -192,12 +192,14 @@ def apply(s: Any, action: Action) -> None:
     name = action.name
     step = s.game.phases[f["ph"]].steps[f["st"]] if kind == "choose" else None
     if step is not None and name == step.until and name not in s.game.actions:
-        s.say(f"{me}: {action}")
+        if s.log is not None:  # formatting costs more than the rest of the step: only when logged
+            s.say(f"{me}: {action}")
         s.stack.pop()
         advance(s)
         return
     if name == SKIP and kind in ("grant", "choose"):
-        s.say(f"{me}: skip {f['action']}" if kind == "grant" else f"{me}: skip")
+        if s.log is not None:
+            s.say(f"{me}: skip {f['action']}" if kind == "grant" else f"{me}: skip")
         s.stack.pop()
         advance(s)
         return
@@ -360,7 +362,9 @@ def update_award(s: Any, award: Any) -> None:
         leaders = [p for p in s.players if values[p] == best]
         holder = leaders[0] if len(leaders) == 1 else holder
     if holder != s.awards.get(award.name):
-        s.say(f"  {award.name} goes to {holder}" if holder is not None else f"  nobody holds {award.name}")
+        if s.log is not None:
+            gone = f"  nobody holds {award.name}"
+            s.say(f"  {award.name} goes to {holder}" if holder is not None else gone)
         s.awards[award.name] = holder
         s.ver["awards"] += 1
     if counters is not None:

@@ -144,7 +144,8 @@ def choose(s: Any, f: dict[str, Any], action: Action) -> None:
     if s.narrated is not None:  # the chooser is told its own choice; the others nothing yet
         s.say(Line([f"{me} (in secret): {action}"], Seats(frozenset({int(me)}))))
     if done(sc):
-        s.say(f"{me} has chosen")
+        if s.log is not None:
+            s.say(f"{me} has chosen")
         s._simul = None
         f["pos"] += 1
 
@@ -154,7 +155,7 @@ def reveal(s: Any, f: dict[str, Any]) -> None:
     s.stack.pop()
     s._simul = None
     who = [p for p, picks in zip(f["order"], f["picks"], strict=False) if picks]
-    if who:
+    if who and s.log is not None:
         s.say(f"  the secret choices of {', '.join(str(p) for p in who)} are revealed")
     first = True  # the first player's choices were made on the state as it is: legal without a check
     for seat, picks in zip(f["order"], f["picks"], strict=False):
