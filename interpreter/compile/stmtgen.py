@@ -92,7 +92,10 @@ class _Writer:
         elif kind == "for":
             _, names, it, cond, body = plan
             item = f"_i{next(self.temps)}"
-            self.add(pad, f"for {item} in list(_units({self.value(it, pad)})):", getattr(it, "where", None))
+            source = self.value(it, pad)
+            if self.gen.constant_sequence(source) is None:  # a copy: the body may change what it loops over
+                source = f"list(_units({source}))"
+            self.add(pad, f"for {item} in {source}:", getattr(it, "where", None))
             inner = pad + "    "
             if len(names) == 1:
                 self.add(inner, f"b[{names[0]!r}] = {item}")
