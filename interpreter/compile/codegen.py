@@ -1162,9 +1162,12 @@ def action_enumerator(
     scope: dict[str, Any],
     where_of: Callable[[n.Node], Where],
     default: Where,
+    values_of: str | None = None,
 ) -> Any:
     """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
-    (with `first`, at most one: is there any?).
+    (with `first`, at most one: is there any?). With `values_of`, a parameter every later one of which has
+    a domain: the values of that parameter some legal binding has, in order, each once (`first` unused),
+    found in one pass that leaves a value at its first binding.
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
@@ -1178,6 +1181,11 @@ def action_enumerator(
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
     out = _Lines(["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"])
+    if values_of is not None:
+        asked = [p for p, _ in params].index(values_of) + 1  # its level
+        if asked == len(params) or any(domain is None for _, domain in params[asked - 1 :]):
+            return None  # the last parameter's values are one listing; an input has no loop to leave
+        out.add("    found = False")
     try:
         _identifiers(local)
         pad = "    "
@@ -1213,9 +1221,20 @@ def action_enumerator(
             _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of)
     except Unsupported:
         return None
-    pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
-    for line in [f"{pad}out.append(_Action({name!r}, ({pairs})))", f"{pad}if first:", f"{pad}    return out"]:
-        out.add(line)
+    if values_of is None:
+        pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
+        out.add(f"{pad}out.append(_Action({name!r}, ({pairs})))")
+        out.add(f"{pad}if first:")
+        out.add(f"{pad}    return out")
+    else:  # a binding found: back out to the loop over the values asked for, keep the value, go on
+        out.add(f"{pad}found = True")
+        out.add(f"{pad}break")
+        for level in range(len(params) - 1, asked, -1):
+            out.add(f"{pads[level]}if found:")
+            out.add(f"{pads[level]}    break")
+        out.add(f"{pads[asked]}if found:")
+        out.add(f"{pads[asked]}    out.append(v_{values_of})")
+        out.add(f"{pads[asked]}    found = False")
     out.add("  except _RUNTIME_ERRORS as err:")
     out.add("    raise _located_by_line(err, _wheres, _action) from err")
     out.add("  return out")

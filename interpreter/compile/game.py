@@ -520,8 +520,9 @@ class GameCompiler:
         self.st.origins = {}
         self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
         fast = None
+        next_values: dict[str, Any] = {}
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
-            fast = action_enumerator(
+            loops = (
                 self.ex.gen,
                 name,
                 [(p, nodes.get(p)) for p in (x.name for x in params)],
@@ -531,6 +532,12 @@ class GameCompiler:
                 lambda node: Where(self.index, node_paths[id(node)], node.pos),
                 Where(self.index, where),
             )
+            fast = action_enumerator(*loops)
+            if fast is not None and spec.get("stepwise"):
+                for p in params:
+                    values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
+                    if values is not None:
+                        next_values[p.name] = values
         return ActionDef(
             name,
             tuple(params),
@@ -542,6 +549,7 @@ class GameCompiler:
             fast,
             tuple(tuple(c) for c in check_nodes),
             cost_memo,
+            next_values,
         )
 
     def choice_plans(

@@ -42,6 +42,9 @@ class ActionDef:
     fast: Any = None  # generated enumerator of its legal bindings, when only its inputs are bound
     check_nodes: tuple[tuple[Any, ...], ...] = ()  # the parsed conjuncts of `when` behind each of checks
     cost_memo: bool = False  # the cost calls a def or measures a metric: worked out with a listing's memo
+    # A stepwise action's generated lists of the values of a parameter some legal binding has (codegen's
+    # `action_enumerator` with `values_of`), by parameter: one pass where each value was tried on its own.
+    next_values: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:

@@ -84,6 +84,12 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
             Action(a.name, (*prefix, (nxt.name, done.params[at][1])))
             for done in a.fast(s, me, bound, free, False)
         ]
+    values = a.next_values.get(nxt.name) if partial else None
+    if values is not None:  # the generated loops: each value that can be completed, in one pass
+        return [
+            Action(a.name, (*prefix, (nxt.name, value)), partial=True)
+            for value in values(s, me, bound, free, False)
+        ]
     out = []
     for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
         trial = {**bound, nxt.name: value}

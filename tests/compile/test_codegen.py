@@ -6,6 +6,7 @@ play exactly the same game, action for action, either way.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -1194,3 +1195,26 @@ def test_a_players_resources_reached_through_a_value_of_unknown_type_are_what_th
     state.apply("look(n=3)")
     assert [str(a) for a in state.legal_actions()] == ["look(n=0)"]  # p2 sees p1's nothing
     plays_as_the_closures(tmp_path, monkeypatch, PEEK_RULES, game, range(2))
+
+
+def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value():
+    """Verdon's trade offers are decided a parameter at a time: the generated pass that lists the values of
+    the next parameter some offer completes gives the values trying each one alone gives, in order."""
+    from meeple.runtime.engine import stepwise_options
+
+    game = meeple.load("climbers_of_verdon", players=4)
+    offer = game.definition.actions["offer_trade"]
+    assert set(offer.next_values) == {"partner", "give"}  # the last, `get`, is one listing as it is
+    alone = dataclasses.replace(offer, next_values={})
+    compared = 0
+    for seed in (1, 2):
+        state, rng = game.new_game(seed=seed), random.Random(seed)
+        while not state.is_over:
+            f = state.stack[-1]
+            if f["k"] == "partial" and f["action"] == "offer_trade":
+                me, bound = f["p"], dict(f["args"])
+                one_pass = [str(a) for a in stepwise_options(state, offer, me, bound, False)]
+                assert one_pass == [str(a) for a in stepwise_options(state, alone, me, bound, False)]
+                compared += len(bound) < 2  # the partner or the bundle given still to choose
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 100
