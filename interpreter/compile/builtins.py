@@ -893,8 +893,8 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
         joins[ends[0]].append((1 << i, ends[1]))
         joins[ends[1]].append((1 << i, ends[0]))
     everything = len(group)
-    if everything == len(joins) - 1:  # a tree: its longest path, from the corner farthest from any corner
-        far, _ = _farthest(joins, 0)
+    if everything == len(joins) - 1:  # a tree (the group is joined): its longest path, between the corner
+        far, _ = _farthest(joins, 0)  # farthest from any corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
     ways = [tuple(j) for j in joins]
     starts = [i for i, j in enumerate(joins) if len(j) % 2]

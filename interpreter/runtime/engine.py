@@ -198,7 +198,7 @@ def apply(s: Any, action: Action) -> None:
     name = action.name
     step = s.game.phases[f["ph"]].steps[f["st"]] if kind == "choose" else None
     if step is not None and name == step.until and name not in s.game.actions:
-        if s.log is not None:  # formatting costs more than the rest of the step: only when logged
+        if s.log is not None:  # a line is formatted only for a game that keeps its log
             s.say(f"{me}: {action}")
         s.stack.pop()
         advance(s)
@@ -368,9 +368,10 @@ def update_award(s: Any, award: Any) -> None:
         leaders = [p for p in s.players if values[p] == best]
         holder = leaders[0] if len(leaders) == 1 else holder
     if holder != s.awards.get(award.name):
-        if s.log is not None:
-            gone = f"  nobody holds {award.name}"
-            s.say(f"  {award.name} goes to {holder}" if holder is not None else gone)
+        if s.log is not None and holder is not None:
+            s.say(f"  {award.name} goes to {holder}")
+        elif s.log is not None:
+            s.say(f"  nobody holds {award.name}")
         s.awards[award.name] = holder
         s.ver["awards"] += 1
     if counters is not None:
