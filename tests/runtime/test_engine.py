@@ -109,8 +109,8 @@ flow:
 
 
 def test_a_cost_that_calls_a_def_is_worked_out_as_the_state_stands_when_paid(tmp_path: Path) -> None:
-    """A cost calling a def is paid from the def's results kept by the listing; a change since (another
-    player's variable, the payer's own) gives the new price, never the one kept from before."""
+    """A cost calling a def is worked out from the def's kept results; once the payer's level has changed,
+    the new price is paid, never the one kept from before."""
     game = load_tiny(
         tmp_path,
         """
@@ -138,7 +138,7 @@ flow:
     assert game.definition.actions["buy"].cost_memo
     state.apply("take").apply("buy")
     assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (2, 1)
-    state.apply("train").apply("buy")  # the price was 1 when last listed; it is 2 now
+    state.apply("train").apply("buy")  # the price was 1 at the first buy; training made it 2
     assert (state.pv[0]["coin"], state.pv[0]["gem"]) == (0, 2)
 
 
