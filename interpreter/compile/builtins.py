@@ -647,33 +647,9 @@ def _paths_by_cost(s: Any, metric: Any, source: str) -> dict[str, list[str]]:
     joins = _graph_joins(s.game.board, metric.kind)
     if source not in joins:
         return {}
-    enter, blocked = metric.enter_at, metric.blocked_at
-    done: set[str] = set()
-    costs: dict[str, Any] = {}  # the cost of entering each site, asked once (the state is still)
-    seen = {source: 0}
-    paths = {source: [source]}
-    heap: list[tuple[Any, int, str]] = [(0, 0, source)]
-    count = 1
-    while heap:
-        d, _, u = heappop(heap)
-        if u in done:
-            continue
-        done.add(u)
-        for v in joins[u]:
-            if v in done or (blocked is not None and blocked(s, u, v)):
-                continue
-            w = costs.get(v, _NOT_ASKED)
-            if w is _NOT_ASKED:
-                w = costs[v] = enter(s, v)
-            if w is None:
-                continue
-            nd = d + w
-            if v not in seen or nd < seen[v]:
-                seen[v] = nd
-                paths[v] = [*paths[u], v]
-                heappush(heap, (nd, count, v))
-                count += 1
-    return paths
+    ways = {source: [source]}
+    _dijkstra(s, metric, source, None, joins, None, ways)
+    return ways
 
 
 def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
@@ -691,12 +667,22 @@ def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[
 _NOT_ASKED = object()
 
 
-def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str, Any]:
+def _dijkstra(
+    s: Any,
+    metric: Any,
+    source: str,
+    cutoff: int | None,
+    joins: dict[str, Any] | None = None,
+    kind: str | None = None,
+    ways: dict[str, list[str]] | None = None,
+) -> dict[str, Any]:
     """The cheapest cost from `source` to every site it reaches within `cutoff`, on the board's own
-    neighbour tables (the same lengths NetworkX finds, without its per-edge overhead)."""
-    neighbours = s.game.board.neighbours
+    neighbour tables, to sites of the source's kind (the same lengths NetworkX finds, without its per-edge
+    overhead). Given `joins` (each site's, in order) and no `kind`, it walks those instead; given `ways`
+    (`{source: [source]}`), it adds the way to each site it pushes, replaced only by a cheaper one."""
+    if joins is None:
+        joins, kind = s.game.board.neighbours, s.game.board.kind_of.get(source)
     kind_of = s.game.board.kind_of
-    kind = kind_of.get(source)
     enter, blocked = metric.enter_at, metric.blocked_at
     done: dict[str, Any] = {}
     costs: dict[str, Any] = {}  # the cost of entering each site, asked once (the state is still)
@@ -708,8 +694,8 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
         if u in done:
             continue
         done[u] = d
-        for v in neighbours.get(u, ()):
-            if v in done or kind_of.get(v) != kind:
+        for v in joins.get(u, ()):
+            if v in done or (kind is not None and kind_of.get(v) != kind):
                 continue
             if blocked is not None and blocked(s, u, v):
                 continue
@@ -723,6 +709,8 @@ def _dijkstra(s: Any, metric: Any, source: str, cutoff: int | None) -> dict[str,
                 continue
             if v not in seen or nd < seen[v]:
                 seen[v] = nd
+                if ways is not None:
+                    ways[v] = [*ways[u], v]
                 heappush(heap, (nd, count, v))
                 count += 1
     return done
