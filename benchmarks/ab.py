@@ -7,8 +7,9 @@
 Each side is a copy of the project at a git revision (or the work tree, `.`) made importable under a name of
 its own (`meeple_a`, `meeple_b`), so both load in one interpreter and are timed under the same machine
 load. Every game is played seed by seed, the two sides alternating (and which goes first alternating too),
-three times each; a side's time is the sum over seeds of its best CPU time. Both sides must make the same
-number of decisions (the same games), unless `--any` (rule files that changed). Prints each side's
+three times each; a side's time is the sum over seeds of its best CPU time. With `--fresh` each pass plays
+new seeds and the times add up, so what a game leaves in a cache is not found ready by the next pass. Both
+sides must make the same number of decisions (the same games), unless `--any` (rule files that changed). Prints each side's
 actions/s and the ratio new/base (above 1, the new side is faster). Nothing is asserted about speed.
 """
 
@@ -87,7 +88,9 @@ def _rule_file(module: Any, name: str) -> Path:
     return Path(module.__file__).parent / PARTS["games"] / f"{name}.yaml"
 
 
-def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool) -> str:
+def compare(
+    sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool, fresh: bool = False
+) -> str:
     games = {side: module.load(_rule_file(module, name), players=players) for side, module in sides.items()}
     for game in games.values():
         random_game(game, seeds + 1)  # warm up: caches, imports made on first use
@@ -98,9 +101,13 @@ def compare(sides: dict[str, Any], name: str, players: int, seeds: int, same_gam
             order = ("base", "new") if (seed + rep) % 2 else ("new", "base")
             for side in order:
                 start = time.process_time()
-                made = random_game(games[side], seed + 1)
-                best[side][seed] = min(best[side][seed], time.process_time() - start)
-                if rep == 0:
+                made = random_game(games[side], seed + 1 + (1000 * rep + 1000 if fresh else 0))
+                took = time.process_time() - start
+                if fresh:  # every game new to both sides: their times add up
+                    best[side][seed] = took + (best[side][seed] if rep else 0.0)
+                else:
+                    best[side][seed] = min(best[side][seed], took)
+                if rep == 0 or fresh:
                     actions[side] += made
     if same_games and actions["base"] != actions["new"]:
         raise SystemExit(f"{name}: the two sides played different games ({actions}); use --any if meant")
@@ -121,6 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         "--game", action="append", choices=sorted(GAMES), help="a game (repeatable; default all)"
     )
     parser.add_argument("--any", action="store_true", help="allow the sides to play different games")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="play new seeds in each of the three passes and add up the times, instead of the best of "
+        "three on the same seeds (work remembered across games, such as trail searches, is then not "
+        "found ready in the later passes)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="meeple-ab-") as folder:
         into = Path(folder)
@@ -132,11 +146,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         sys.path.insert(0, folder)
         sides = {"base": importlib.import_module("meeple_a"), "new": importlib.import_module("meeple_b")}
-        print(f"base {args.base}, new {'the work tree' if args.new == '.' else args.new}; best of 3 per seed")
+        passes = "three passes of new seeds" if args.fresh else "best of 3 per seed"
+        print(f"base {args.base}, new {'the work tree' if args.new == '.' else args.new}; {passes}")
         print(f"{'game':36} {'base n':>8} {'new n':>8} {'base a/s':>10} {'new a/s':>10} {'new/base':>9}")
         for name in args.game or list(GAMES):
             players, seeds = GAMES[name]
-            print(compare(sides, name, players, seeds, not args.any), flush=True)
+            print(compare(sides, name, players, seeds, not args.any, args.fresh), flush=True)
     return 0
 
 
