@@ -884,10 +884,10 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
     if everything == len(joins) - 1:  # a tree (the group is joined): its longest path, between the corner
         far, _ = _farthest(joins, 0)  # farthest from any corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
-    ways = [tuple(j) for j in joins]
     starts = [i for i, j in enumerate(joins) if len(j) % 2]
     if not starts:
         return everything
+    ways = _chains(joins)
 
     def walk(corner: int, used: int, length: int) -> bool:
         nonlocal best
@@ -895,8 +895,8 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
             best = length
             if best == everything:
                 return True
-        for bit, nxt in ways[corner]:
-            if not used & bit and walk(nxt, used | bit, length + 1):
+        for bit, nxt, sides in ways[corner]:
+            if not used & bit and walk(nxt, used | bit, length + sides):
                 return True
         return False
 
@@ -904,6 +904,35 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
         if walk(start, 0, 0):
             break
     return best
+
+
+def _chains(joins: list[list[tuple[int, int]]]) -> list[list[tuple[int, int, int]]]:
+    """The sides between corners where a trail may turn (those not met by exactly two sides) joined into
+    chains: by corner, each chain leaving it as (its bit, the corner at its other end, its number of sides).
+    A trail entering a chain goes on to its far end or stops there for good, and a longest trail starts at
+    a corner with an odd number of sides and never stops partway along a chain (it could go on), so the
+    longest trail over the chains is the longest over the sides. A chain may come back to its corner."""
+    ways: list[list[tuple[int, int, int]]] = [[] for _ in joins]
+    walked = 0
+    count = 0
+    for corner, at in enumerate(joins):
+        if len(at) == 2:
+            continue
+        for bit, nxt in at:
+            if walked & bit:
+                continue
+            walked |= bit
+            sides, came = 1, bit
+            while len(joins[nxt]) == 2:  # on along the chain, by the side it did not come by
+                (b0, c0), (b1, c1) = joins[nxt]
+                came, nxt = (b1, c1) if b0 == came else (b0, c0)
+                walked |= came
+                sides += 1
+            chain = 1 << count
+            count += 1
+            ways[corner].append((chain, nxt, sides))
+            ways[nxt].append((chain, corner, sides))
+    return ways
 
 
 def _farthest(joins: list[list[tuple[int, int]]], start: int) -> tuple[int, int]:

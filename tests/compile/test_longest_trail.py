@@ -115,3 +115,52 @@ def test_the_same_sides_and_corners_asked_again_in_the_same_order_are_answered_w
     other = meeple.load("climbers_of_verdon", players=4).new_game(seed=1)
     assert longest_path(other, sides, corners) == answer
     assert _longest_trail.cache_info().hits == 2
+
+
+def test_a_loop_hanging_from_a_corner_is_walked_round_once() -> None:
+    # A tail a-b, then the loop b-c-d-e-b: the trail goes up the tail and once round the loop (5 sides).
+    lasso = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "c", "d"), ("s4", "d", "e"), ("s5", "e", "b"))
+
+    assert _longest_trail.__wrapped__(lasso, frozenset()) == 5
+    assert _longest_trail.__wrapped__(lasso, frozenset({"b"})) == 4  # round the loop from b, back to b
+    assert _longest_trail.__wrapped__(lasso, frozenset({"d"})) == 4  # round from d back to d; a-b-c-d is 3
+
+
+def test_two_rings_sharing_a_chain_take_the_longer_ways_round() -> None:
+    # A theta: corners a and b joined by three chains of 1, 2 and 3 sides. A trail uses two of them from
+    # a to b and may not come back by the third (it would pass a or b a second time by a side used).
+    theta = (
+        ("s1", "a", "b"),
+        ("s2", "a", "c"),
+        ("s3", "c", "b"),
+        ("s4", "a", "d"),
+        ("s5", "d", "e"),
+        ("s6", "e", "b"),
+    )
+
+    assert _longest_trail.__wrapped__(theta, frozenset()) == from_every_corner(theta, frozenset()) == 6
+
+
+HEX_SIDES = st.integers(0, 2**31)
+
+
+@settings(max_examples=60, deadline=None)
+@given(HEX_SIDES, st.integers(6, 16))
+def test_networks_on_a_hex_board_agree_with_the_plain_search(seed: int, size: int) -> None:
+    """Joined networks of fixed ropes as the game grows them, with some corners blocked: long chains, rings
+    and branches."""
+    import random
+
+    import meeple
+
+    ends = meeple.load("climbers_of_verdon", players=2).new_game(seed=1).game.board.ends
+    rng = random.Random(seed)
+    sides = [rng.choice(sorted(ends))]
+    corners = set(ends[sides[0]])
+    while len(sides) < size:
+        nxt = rng.choice(sorted(s for s in ends if s not in sides and set(ends[s]) & corners))
+        sides.append(nxt)
+        corners |= set(ends[nxt])
+    blocked = frozenset(rng.sample(sorted(corners), rng.randint(0, 3)))
+    edges = tuple(sorted((s, *ends[s]) for s in sides))
+    assert _longest_trail.__wrapped__(edges, blocked) == from_every_corner(edges, blocked)
