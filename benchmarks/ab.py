@@ -9,8 +9,9 @@ its own (`meeple_a`, `meeple_b`), so both load in one interpreter and are timed 
 load. Every game is played seed by seed, the two sides alternating (and which goes first alternating too),
 three times each; a side's time is the sum over seeds of its best CPU time. With `--fresh` each pass plays
 new seeds and the times add up, so what a game leaves in a cache is not found ready by the next pass. Both
-sides must make the same number of decisions (the same games), unless `--any` (rule files that changed). Prints each side's
-actions/s and the ratio new/base (above 1, the new side is faster). Nothing is asserted about speed.
+sides must make the same number of decisions (the same games), unless `--any` (rule files that changed).
+Prints each side's actions/s and the ratio new/base (above 1, the new side is faster). Nothing is asserted
+about speed.
 """
 
 from __future__ import annotations
