@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from meeple.compile.board import check_render_layout, compile_board, compile_layout, compile_require
@@ -73,6 +74,8 @@ class GameCompiler:
         self.defs: dict[str, Fn] = {}
         self.def_reads: dict[str, set[str]] = {}
         self.metric_reads: dict[str, set[str]] = {}  # metric -> what its `enter` and `blocked` read
+        # action -> what listing its legal bindings reads: its domains, conditions and cost (`kept_listings`)
+        self.listing_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
         self.st = StmtCompiler(self.ex, self._locate, coverage)
         self.st.plans = PlanCompiler(self.sym, self.ex, self.def_texts())
@@ -405,6 +408,18 @@ class GameCompiler:
                 groups.setdefault(tuple(sorted(parts)), []).append(name)
         return tuple((parts, tuple(names)) for parts, names in groups.items())
 
+    def kept_listings(self, actions: dict[str, ActionDef]) -> dict[str, ActionDef]:
+        """The actions with the parts of a state listing their legal bindings reads, where those are known
+        (nothing drawn at random, every def and metric known): a step offering only such actions keeps its
+        listing while nothing changes (GameDef.kept_steps)."""
+        out = {}
+        for name, a in actions.items():
+            reads = self.listing_reads.get(name)
+            parts = self.parts_read(reads) if reads is not None else None
+            known = parts is not None and known_parts(parts)
+            out[name] = replace(a, list_reads=tuple(sorted(parts))) if known else a  # type: ignore[arg-type]
+        return out
+
     def known_reads(self, reads: set[str]) -> bool:
         """Whether every def these reads name, at any depth, has known reads."""
         todo, seen = list(reads), set()
@@ -476,6 +491,7 @@ class GameCompiler:
         errors_before = len(self.sink.diagnostics)
         nodes: dict[str, Any] = {}  # each parameter's domain, for the generated enumerator
         node_paths: dict[int, tuple[Any, ...]] = {}  # where each node the enumerator computes is written
+        outer_reads, self.ex.reads = self.ex.reads, set()  # what its domains, conditions and cost read
         for inp in spec.get("inputs") or []:
             params.append(ParamDef(str(inp), None))
             scope[str(inp)] = "player" if inp == "partner" else None
@@ -508,11 +524,14 @@ class GameCompiler:
             node_paths[id(node)] = (*where, "cost")
             if node is not None:
                 self.ex.path = (*where, "cost")
-                outer, self.ex.reads = self.ex.reads, set()
+                bindings, self.ex.reads = self.ex.reads, set()
                 cost = self.ex.expr(node, scope)
                 cost_memo = any(r.startswith(("def:", "metric:")) for r in self.ex.reads)
-                self.ex.reads = outer | self.ex.reads
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
+                self.ex.reads |= bindings
+        # and, with a cost, what the player holds to pay it
+        self.listing_reads[name] = self.ex.reads | ({"res"} if cost is not None else set())
+        self.ex.reads = outer_reads | self.ex.reads
         self.st.origins = {
             p.name: ("param",) for p in params
         }  # a choice: who may know it is worked out in play
@@ -854,6 +873,7 @@ class GameCompiler:
         score, awards = self.scoring()
         self.positional_defs()
         kept_defs = self.kept_defs()
+        actions = self.kept_listings(actions)
         end = d.get("end") or {}
         self.ex.reads = set()
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None

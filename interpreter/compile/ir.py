@@ -45,6 +45,9 @@ class ActionDef:
     # A stepwise action's generated lists of the values of a parameter some legal binding has (codegen's
     # `action_enumerator` with `values_of`), by parameter: one pass where each value was tried on its own.
     next_values: dict[str, Any] = field(default_factory=dict)
+    # The parts of a state listing its legal bindings reads (domains, conditions, cost), when known; None
+    # when it draws at random or calls what is not known (see GameDef.kept_steps).
+    list_reads: tuple[str, ...] | None = None
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -209,6 +212,23 @@ class GameDef:
     def win_counters(self) -> Callable[[dict[str, int]], Any] | None:
         """The change counters of the parts the win condition reads, from a state's (None: unknown)."""
         return None if self.win_reads is None else _counters_of(self.win_reads)
+
+    @cached_property
+    def kept_steps(self) -> list[list[bool]]:
+        """By phase and step: whether a `choose` step's listing may be kept while no part of the state
+        changes (every action it offers lists its bindings from known parts, none drawn at random)."""
+        return [
+            [
+                step.kind == "choose"
+                and all(
+                    self.actions[name].list_reads is not None
+                    for name in (*step.actions, step.until)
+                    if name in self.actions
+                )
+                for step in phase.steps
+            ]
+            for phase in self.phases
+        ]
 
     @cached_property
     def refresh_kept(self) -> Callable[[Any], None]:

@@ -131,6 +131,12 @@ def legal_actions(s: Any) -> list[Action]:
     if s.stack[-1]["k"] == "simul":  # a secret choice: what the player may do on its private copy
         s._legal = legal_actions(simul.scratch(s))
         return s._legal
+    f = s.stack[-1]
+    if f["k"] == "choose":  # the step's listing when this frame was last listed, if nothing changed since
+        listed = s._listed
+        if listed is not None and listed[0] is f and listed[1] == s.ver:
+            s._legal = listed[2]
+            return listed[2]
     s._memo = {}
     if s.game.kept_defs:
         s.game.refresh_kept(s)
@@ -139,6 +145,8 @@ def legal_actions(s: Any) -> list[Action]:
     finally:
         s._memo = None
     s._legal = out
+    if f["k"] == "choose" and s.game.kept_steps[f["ph"]][f["st"]]:
+        s._listed = (f, dict(s.ver), out)
     return out
 
 

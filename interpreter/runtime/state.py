@@ -54,6 +54,8 @@ class State(Effects):
         self._kept: dict[str, dict[Any, Any]] = {}
         self._kept_stamps: list[Any] = [None] * game.kept_slots  # see GameDef.refresh_kept
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
+        # The last `choose` frame listed, the change counters then, its legal actions (engine.legal_actions)
+        self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
         # Each player's resources as a bundle, at a version of `res` (see codegen._resources).
         self._res_bundles: tuple[int | None, dict[Player, Bundle]] = (None, {})
         self._sites_shared = False
@@ -166,6 +168,7 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see GameDef.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
+        c._listed = None  # its frames are copies: none is the one listed
         c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
         return c
@@ -176,6 +179,7 @@ class State(Effects):
         self._legal = None
         self._memo = None
         self._pieces_seen = None
+        self._listed = None
         self._res_bundles = (None, {})
         self._simul = None
         self._kept = {}
