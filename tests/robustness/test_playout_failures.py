@@ -58,7 +58,7 @@ def checked(path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple
             "trade_rate(me, give) //",
         ),
         (
-            "  trade_rate(p, r): \"2 if has_camp(p, r) else (3 if has_camp(p, 'generic') else 4)\"",
+            "  trade_rate(p, r): \"2 if r in camps_of(p) else (3 if 'generic' in camps_of(p) else 4)\"",
             '  trade_rate(p, r): "2 // (p.repeat_vp - p.repeat_vp)"',
             "defs.trade_rate(p, r)",
             "trade_rate(p, r):",
