@@ -17,6 +17,7 @@ about speed.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import re
 import shutil
@@ -101,6 +102,7 @@ def compare(
         for seed in range(seeds):
             order = ("base", "new") if (seed + rep) % 2 else ("new", "base")
             for side in order:
+                gc.collect()  # each game starts with nothing left for the collector by the one before
                 start = time.process_time()
                 made = random_game(games[side], seed + 1 + (1000 * rep + 1000 if fresh else 0))
                 took = time.process_time() - start
