@@ -21,7 +21,7 @@ from meeple.compile.codegen import (
     number_range,
     zone_member,
 )
-from meeple.compile.symbols import Path, Sink, Symbols, scope_part
+from meeple.compile.symbols import OWNED, Path, Sink, Symbols, scope_part
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import RuleRuntimeError, did_you_mean
 from meeple.rules import nodes as n
@@ -185,6 +185,11 @@ class ExprCompiler:
         self.get_attr = make_get_attr(sym)
         self.path: Path = ()
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
+        # Names a comprehension binds while its parts compile; those bound to pieces of a query of known
+        # kinds or owner, with the parts of `pieces` those pieces are counted in (see `piece_reads`).
+        self.bound: set[str] = set()
+        self.piece_vars: dict[str, set[str]] = {}
+        self.card_vars: set[str] = set()  # names bound to the cards of a zone: their fields never change
         self.depth = 0  # how deep in one expression the closure compiler is
         # Fields read of values whose kind is not known statically (a site, a piece, a card, a table row),
         # and fields statements set on them: (name, path, offset), checked once the whole file is compiled.
@@ -329,9 +334,15 @@ class ExprCompiler:
         if kind == "player":
             return self.player_attr(node, obj)
         self.field_uses.append((name, self.path, node.end - len(name)))
-        self.reads |= (
-            {"pieces"} if kind == "piece" else {"sites"} if kind == "site" else self.field_reads(name)
-        )
+        owned = self.piece_vars.get(node.obj.id) if isinstance(node.obj, n.Name) else None
+        if owned:  # a piece a comprehension takes from a query: counted where the query's pieces are
+            self.reads |= owned
+        elif isinstance(node.obj, n.Name) and node.obj.id in self.card_vars:
+            pass  # a card's field: written in the rules, never changed
+        else:
+            self.reads |= (
+                {"pieces"} if kind == "piece" else {"sites"} if kind == "site" else self.field_reads(name)
+            )
         get_attr = self.get_attr
         if is_const(obj):
             value = obj.const  # type: ignore[attr-defined]
@@ -437,10 +448,16 @@ class ExprCompiler:
             return const(None)
         name = node.func.id
         if name in self.sym.defs:
-            self.reads.add("def:" + name)
+            named = all(isinstance(a, n.Name) and a.id not in self.bound for a in node.args)
+            # with its arguments when each is a name the caller binds: what it reads of a player's own
+            # pieces is then that of the player the caller's name stands for (GameCompiler.expand_reads)
+            marker = f"{name}({','.join(a.id for a in node.args)})" if named else name  # type: ignore[attr-defined]
+            self.reads.add("def:" + marker)
             return self.call_def(node, name, args)
         if name in _METRIC_ARG:
             self.reads |= metric_reads(node, _METRIC_ARG[name])
+        elif name in ("pieces", "supply"):
+            self.reads |= self.piece_reads(node) or {"pieces"}
         else:
             self.reads |= BUILTIN_READS.get(name, set())
         fn = BUILTINS.get(name)
@@ -540,15 +557,70 @@ class ExprCompiler:
     def generator(self, elt: n.Node, comps: tuple[n.CompFor, ...], scope: Scope) -> Fn:
         inner = dict(scope)
         levels = []
-        for comp in comps:
-            it = self.expr(comp.iter, inner)
-            t = self.element_type(comp.iter, inner)
-            for nm in comp.names:
-                inner[nm] = t
-            conds = [self.expr(c, inner) for c in comp.conds]
-            levels.append((comp.names, it, conds))
-        elt_fn = self.expr(elt, inner)
+        bound, piece_vars, card_vars = set(self.bound), dict(self.piece_vars), set(self.card_vars)
+        try:
+            for comp in comps:
+                it = self.expr(comp.iter, inner)
+                t = self.element_type(comp.iter, inner)
+                one = len(comp.names) == 1
+                parts = self.piece_reads(comp.iter) if one else None
+                cards = one and self.a_zone(comp.iter, inner)
+                for nm in comp.names:
+                    inner[nm] = t
+                    self.bound.add(nm)
+                    self.piece_vars.pop(nm, None)
+                    self.card_vars.discard(nm)
+                    if parts:
+                        self.piece_vars[nm] = parts
+                    elif cards:
+                        self.card_vars.add(nm)
+                conds = [self.expr(c, inner) for c in comp.conds]
+                levels.append((comp.names, it, conds))
+            elt_fn = self.expr(elt, inner)
+        finally:
+            self.bound, self.piece_vars, self.card_vars = bound, piece_vars, card_vars
         return _nested_generator(levels, elt_fn)
+
+    def a_zone(self, node: n.Node, scope: Scope) -> bool:
+        """Whether an expression is a zone of cards: a shared zone's name or a player's zone (`p.hand`)."""
+        if isinstance(node, n.Name):
+            return node.id in self.sym.zones and node.id not in scope
+        return (
+            isinstance(node, n.Attr)
+            and node.name in self.sym.player_zones
+            and self.type_of(node.obj, scope) == "player"
+        )
+
+    def piece_reads(self, node: n.Node) -> set[str] | None:
+        """The parts of `pieces` a piece query's answer is counted in, when finer than all of them: its
+        kind's (`pieces('rope')`), that kind's pieces of the player a name stands for (`pieces('rope',
+        owner=p)`, as `pieces.rope@=p`), the same for every kind (`pieces(owner=p)`), and `supply(p, 'rope')`
+        likewise; the pieces of `a + b` are those of both. None for anything else."""
+        if isinstance(node, n.BinOp) and node.op == "+":
+            left, right = self.piece_reads(node.left), self.piece_reads(node.right)
+            return left | right if left and right else None
+        if not (isinstance(node, n.Call) and isinstance(node.func, n.Name)) or node.func.id in self.sym.defs:
+            return None
+        given = dict(zip(("kind", "owner"), node.args))
+        given.update((k.name, k.value) for k in node.kwargs)
+        if node.func.id == "supply":
+            if len(node.args) != 2 or node.kwargs:
+                return None
+            given = {"owner": node.args[0], "kind": node.args[1]}
+        elif node.func.id != "pieces" or len(node.args) > 2 or set(given) - {"kind", "owner"}:
+            return None
+        kind, owner = given.get("kind"), given.get("owner")
+        if isinstance(kind, n.StrLit) and kind.value in self.sym.piece_kinds:
+            kinds = [kind.value]
+        elif kind is None or isinstance(kind, n.NoneLit):
+            kinds = sorted(self.sym.piece_kinds)
+        else:
+            return None
+        if isinstance(owner, n.Name) and owner.id not in self.bound:
+            return {f"pieces.{k}{OWNED}{owner.id}" for k in kinds}
+        if owner is None and kind is not None and kinds:
+            return {f"pieces.{kinds[0]}"}
+        return None
 
     # ------------------------------------------------------------ operators
 

@@ -27,12 +27,13 @@ from meeple.compile.ir import (
     RoundRobinDef,
     StepDef,
     ZoneDef,
+    coarse,
     known_parts,
 )
 from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.statements import StmtCompiler
-from meeple.compile.symbols import Sink, Symbols
+from meeple.compile.symbols import OWNED, Sink, Symbols
 from meeple.compile.where import Where
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
@@ -74,6 +75,7 @@ class GameCompiler:
         self.defs: dict[str, Fn] = {}
         self.def_reads: dict[str, set[str]] = {}
         self.metric_reads: dict[str, set[str]] = {}  # metric -> what its `enter` and `blocked` read
+        self.expanded: dict[str, set[str]] = {}  # a def marker -> what it reads through the defs it calls
         # action -> what listing its legal bindings reads: its domains, conditions and cost (`kept_listings`)
         self.listing_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
@@ -435,18 +437,57 @@ class GameCompiler:
         return True
 
     def marked_reads(self, item: str) -> set[str] | None:
-        """What a `def:NAME` or `metric:NAME` marker stands for; None when that is not known."""
+        """What a `def:NAME`, `def:NAME(ARGS)` or `metric:NAME` marker stands for (in the def's own names);
+        None when that is not known."""
         kind, _, name = item.partition(":")
-        return (self.def_reads if kind == "def" else self.metric_reads).get(name)
+        return (self.def_reads if kind == "def" else self.metric_reads).get(name.split("(", 1)[0])
 
-    def parts_read(self, reads: set[str]) -> set[str] | None:
-        """The parts of a state these reads come to, through every def they call; None if one is unknown."""
-        return self.expand_reads(reads) if self.known_reads(reads) else None
+    def parts_read(self, reads: set[str], keep: str | None = None) -> set[str] | None:
+        """The parts of a state these reads come to, through every def they call; None if one is unknown.
+        What is read of the pieces of the player `keep` names stays so marked (see symbols.OWNED)."""
+        return self.expand_reads(reads, keep) if self.known_reads(reads) else None
 
-    def expand_reads(self, reads: set[str]) -> set[str]:
-        """Replace `def:name` markers by what those definitions read, transitively."""
+    def expand_reads(self, reads: set[str], keep: str | None = None) -> set[str]:
+        """Replace `def:name` markers by what those definitions read, transitively. A read of the pieces of
+        the player a name stands for stays so marked only for the name `keep`; the others are of anyone's."""
         out: set[str] = set()
-        todo, seen = list(reads), set()
+        for item in reads:
+            out |= self.called_reads(item, ()) if ":" in item else {item}
+        return {p if keep is not None and p.endswith(OWNED + keep) else coarse(p) for p in out}
+
+    def called_reads(self, item: str, calling: tuple[str, ...]) -> set[str]:
+        """What a marker stands for, through every def it calls. A def called with names (`def:f(p,q)`)
+        reads the pieces of the players its arguments stand for where it reads those of its parameters';
+        otherwise (or through a def calling itself) every such read is of anyone's pieces."""
+        found = self.expanded.get(item)
+        if found is not None:
+            return found
+        kind, _, called = item.partition(":")
+        name, _, args = called.partition("(")
+        params = self.sym.defs.get(name, ())
+        names = args[:-1].split(",") if args[:-1] else []
+        if kind != "def" or not args or name in calling or len(names) != len(params):
+            return {coarse(p) for p in self.every_read(item)}
+        own = self.def_reads.get(name)
+        if own is None:
+            return set(PARTS)
+        out: set[str] = set()
+        for read in own:
+            for part in self.called_reads(read, (*calling, name)) if ":" in read else (read,):
+                owner = part.partition(OWNED)[2]
+                if owner in params:
+                    part = part[: -len(owner)] + names[params.index(owner)]
+                elif owner:
+                    part = coarse(part)
+                out.add(part)
+        if not calling:  # what it reads does not depend on where it was called from (no loop back to it)
+            self.expanded[item] = out
+        return out
+
+    def every_read(self, item: str) -> set[str]:
+        """What a marker stands for through every def it calls, transitively, each read as written."""
+        out: set[str] = set()
+        todo, seen = [item], set()
         while todo:
             item = todo.pop()
             if item in seen:
@@ -685,7 +726,7 @@ class GameCompiler:
             measure = self.ex.compile(
                 a.get("measure", "0"), ("scoring", "awards", name, "measure"), {"p": "player"}
             )
-            reads = tuple(sorted(self.expand_reads(self.ex.reads)))
+            reads = tuple(sorted(self.expand_reads(self.ex.reads, keep="p")))
             awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
         return score, tuple(awards)
 
@@ -877,7 +918,7 @@ class GameCompiler:
         end = d.get("end") or {}
         self.ex.reads = set()
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
-        win_reads = self.parts_read(self.ex.reads) if win is not None else None
+        win_reads = self.parts_read(self.ex.reads, keep="p") if win is not None else None
         if win_reads is not None and not known_parts(win_reads):  # it draws at random: always checked
             win_reads = None
         layout = compile_layout(d.get("board") or {}, ("board",), self.ex, self.sink)

@@ -11,7 +11,7 @@ from typing import Any
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
-from meeple.compile.symbols import Symbols, is_scope_part
+from meeple.compile.symbols import OWNED, Symbols, is_scope_part
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
@@ -19,9 +19,32 @@ from meeple.compile.symbols import Symbols, is_scope_part
 PARTS = ("pv", "res", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
 
 
+# Finer parts of `pieces`, each with its own counter too: `pieces.K` counts the changes to pieces of kind K,
+# `pieces.K@2` those to pieces of kind K of the third player (`@-`: no owner's). A read of pieces of kind K
+# owned by the player a name stands for is written `pieces.K@=NAME` while rules compile, and made one of
+# `pieces.K@i` where what reads it is worked out player by player (an award's measure, the win condition),
+# or `pieces.K` elsewhere (`coarse`).
 def known_parts(parts: set[str]) -> bool:
     """Whether these are all parts of a state with a change counter (no marker, no `rng`)."""
-    return all(p in PARTS or is_scope_part(p) for p in parts)
+    return all(p in PARTS or is_scope_part(p) or p.startswith("pieces.") for p in parts)
+
+
+def coarse(part: str) -> str:
+    """A part with the player a name stands for left out (`pieces.K@=p` is `pieces.K`)."""
+    return part.split("@", 1)[0] if OWNED in part else part
+
+
+def for_player(parts: tuple[str, ...], name: str, player: int) -> tuple[str, ...]:
+    """The parts read when `name` is the given player: the pieces of kind K owned by `name` are those of
+    `player`; what another name owns is any owner's."""
+    mine = OWNED + name
+    return tuple(p[: -len(mine)] + f"@{int(player)}" if p.endswith(mine) else coarse(p) for p in parts)
+
+
+def piece_counters(kinds: set[str], players: int) -> list[str]:
+    """The change counters of the finer parts of `pieces` (see OWNED), for a state's `ver`."""
+    owners = [*(str(i) for i in range(players)), "-"]
+    return [f"pieces.{k}{at}" for k in sorted(kinds) for at in ("", *(f"@{o}" for o in owners))]
 
 
 @dataclass(frozen=True)
@@ -121,7 +144,26 @@ class AwardDef:
     @cached_property
     def counters(self) -> Callable[[dict[str, int]], Any] | None:
         """The change counters of the parts it reads, from a state's; None when it draws at random."""
-        return None if "rng" in self.reads else _counters_of(self.reads)
+        return None if "rng" in self.reads else _counters_of(tuple(coarse(p) for p in self.reads))
+
+    @cached_property
+    def per_player(self) -> bool:
+        """Whether its measure of `p` reads some pieces of p's only: each player's is kept while what it
+        reads is unchanged (see `counters_of`)."""
+        return "rng" not in self.reads and any(p.endswith(OWNED + "p") for p in self.reads)
+
+    @cached_property
+    def player_counters(self) -> dict[int, Callable[[dict[str, int]], Any]]:
+        """By player, the change counters of the parts its measure of that player reads (made when first
+        asked, see `counters_of`)."""
+        return {}
+
+    def counters_of(self, player: int) -> Callable[[dict[str, int]], Any]:
+        """The change counters of the parts its measure of `player` reads, from a state's."""
+        fn = self.player_counters.get(player)
+        if fn is None:
+            fn = self.player_counters[player] = _counters_of(for_player(self.reads, "p", player))
+        return fn
 
 
 @dataclass(frozen=True)
@@ -209,9 +251,23 @@ class GameDef:
     _piece_defaults: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
-    def win_counters(self) -> Callable[[dict[str, int]], Any] | None:
-        """The change counters of the parts the win condition reads, from a state's (None: unknown)."""
-        return None if self.win_reads is None else _counters_of(self.win_reads)
+    def win_counters(self) -> list[Callable[[dict[str, int]], Any]] | None:
+        """By player, the change counters of the parts the win condition reads for them, from a state's
+        (None: unknown)."""
+        if self.win_reads is None:
+            return None
+        return [_counters_of(for_player(self.win_reads, "p", i)) for i in range(self.players)]
+
+    @cached_property
+    def piece_keys(self) -> dict[tuple[str, Any], tuple[str, str]]:
+        """By a piece's kind and owner (a seat, or None), the names of the change counters a change to it
+        moves besides `pieces`: its kind's and its kind's of that owner (see OWNED)."""
+        owners: list[Any] = [*range(self.players), None]
+        return {
+            (kind, owner): (f"pieces.{kind}", f"pieces.{kind}@{'-' if owner is None else owner}")
+            for kind in self.sym.piece_kinds
+            for owner in owners
+        }
 
     @cached_property
     def kept_steps(self) -> list[list[bool]]:

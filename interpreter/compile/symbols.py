@@ -79,5 +79,10 @@ def scope_part(scope: str) -> str:
     return _SCOPE_PART + scope
 
 
+# A read of the pieces of kind K owned by the player a name stands for is written `pieces.K@=NAME` while
+# rules compile (see ir.coarse and ir.for_player).
+OWNED = "@="
+
+
 def is_scope_part(part: str) -> bool:
     return part.startswith(_SCOPE_PART)

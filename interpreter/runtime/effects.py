@@ -91,8 +91,13 @@ class Effects:
             self.ver[self.game.sym.player_part(name)] += 1
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
-            self.ver["pieces"] += 1
-            self.pieces[obj] = {**self.pieces[obj], name: value}
+            rec = self.pieces[obj]
+            self.piece_changed(rec["kind"], rec["owner"])
+            self.pieces[obj] = {**rec, name: value}
+            if name in ("kind", "owner"):  # it now counts among other pieces too
+                self.piece_changed(
+                    value if name == "kind" else rec["kind"], value if name == "owner" else rec["owner"]
+                )
         elif isinstance(obj, str) and obj in self.sites:
             self.ver["sites"] += 1
             if self._sites_shared:
@@ -104,8 +109,17 @@ class Effects:
 
     # ------------------------------------------------------------ pieces
 
+    def piece_changed(self, kind: str, owner: Player | None) -> None:
+        """Count a change to the pieces, to those of its kind, and to those of its kind and owner."""
+        ver = self.ver
+        ver["pieces"] += 1
+        keys = self.game.piece_keys.get((kind, owner))
+        if keys is not None:
+            ver[keys[0]] += 1
+            ver[keys[1]] += 1
+
     def _take_supply(self, owner: Player | None, kind: str) -> None:
-        self.ver["pieces"] += 1
+        self.piece_changed(kind, owner)
         if owner is None:  # a neutral piece (a weather die): no supply to take it from
             return
         left = self.supply[owner].get(kind, 0)
@@ -139,16 +153,16 @@ class Effects:
         """Move a piece to another site; its fields and owner stay."""
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to move a piece to")
-        self.ver["pieces"] += 1
         rec = self.pieces[pid]
+        self.piece_changed(rec["kind"], rec["owner"])
         old = rec["site"]
         self.at[old] = tuple(x for x in self.at[old] if x != pid)
         self.pieces[pid] = {**rec, "site": site}
         self.at[site] = self.at.get(site, ()) + (pid,)  # the rule file logs what the move means
 
     def remove(self, pid: int) -> None:
-        self.ver["pieces"] += 1
         rec = self.pieces.pop(pid)
+        self.piece_changed(rec["kind"], rec["owner"])
         self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
         if rec["owner"] is None:
             if self.log is not None:
@@ -162,6 +176,7 @@ class Effects:
         """Swap a piece for another kind on the same site; its fields stay, the old piece goes home."""
         old = self.pieces[pid]
         new_owner = old["owner"] if owner is None else owner
+        self.piece_changed(old["kind"], old["owner"])
         self._take_supply(new_owner, kind)
         self.supply[old["owner"]][old["kind"]] = self.supply[old["owner"]].get(old["kind"], 0) + 1
         self.pieces[pid] = {**old, "kind": kind, "owner": new_owner}

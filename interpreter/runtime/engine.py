@@ -331,7 +331,7 @@ def settle(s: Any) -> None:
     counters = game.win_counters
     for p in candidates:
         if counters is not None:  # skipped while what it reads is as it was when it last failed
-            stamp = counters(s.ver)
+            stamp = counters[p](s.ver)
             if s.seen.get((WIN, p)) == stamp:
                 continue
         if game.win(s, {"p": p}):
@@ -361,13 +361,19 @@ def update_award(s: Any, award: Any) -> None:
     stamp = counters(s.ver) if counters is not None else None
     if stamp is not None and s.seen.get(award.name) == stamp:
         return
-    s._memo = {}
-    if s.game.kept_defs:
-        s.game.refresh_kept(s)
-    try:
-        values = [award.measure(s, {"p": p}) for p in s.players]
-    finally:
-        s._memo = None
+    if award.per_player:  # something it reads changed: the measures of the players whose part did
+        values = _measures(s, award)
+        if values is None:
+            s.seen[award.name] = stamp
+            return
+    else:
+        s._memo = {}
+        if s.game.kept_defs:
+            s.game.refresh_kept(s)
+        try:
+            values = [award.measure(s, {"p": p}) for p in s.players]
+        finally:
+            s._memo = None
     holder = s.awards.get(award.name)
     if holder is not None and values[holder] < award.minimum:
         holder = None
@@ -384,6 +390,35 @@ def update_award(s: Any, award: Any) -> None:
         s.ver["awards"] += 1
     if counters is not None:
         s.seen[award.name] = counters(s.ver)
+
+
+def _measures(s: Any, award: Any) -> list[Any] | None:
+    """An award's measure of every player, each worked out again only when a part it reads has changed
+    since (a player's own pieces, say); None when none has, and so neither can the holder."""
+    values = []
+    fresh = False
+    seen = s.seen
+    for p in s.players:
+        stamp = award.counters_of(p)(s.ver)
+        key = (award.name, p)
+        found = seen.get(key)
+        if found is not None and found[0] == stamp:
+            values.append(found[1])
+            continue
+        if not fresh:
+            fresh = True
+            s._memo = {}
+            if s.game.kept_defs:
+                s.game.refresh_kept(s)
+        try:
+            value = award.measure(s, {"p": p})
+        except BaseException:
+            s._memo = None
+            raise
+        seen[key] = (stamp, value)
+        values.append(value)
+    s._memo = None
+    return values if fresh else None
 
 
 # ---------------------------------------------------------------- the scheduler

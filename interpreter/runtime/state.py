@@ -6,7 +6,7 @@ import json
 import random
 from typing import Any
 
-from meeple.compile.ir import PARTS, GameDef
+from meeple.compile.ir import PARTS, GameDef, piece_counters
 from meeple.compile.symbols import scope_part
 from meeple.runtime import engine
 from meeple.runtime.effects import Effects
@@ -42,6 +42,7 @@ class State(Effects):
         self._seed: int = 0
         self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
         self.ver.update((scope_part(name), 0) for name in game.sym.scopes)  # and of each named scope
+        self.ver.update((part, 0) for part in piece_counters(game.sym.piece_kinds, game.players))
         # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
         self.seen: dict[Any, tuple[int, ...]] = {}
         self.pending: list[dict[str, Any]] = []

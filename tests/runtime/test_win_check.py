@@ -45,7 +45,15 @@ def load(tmp_path: Path, win: str) -> meeple.Game:
 
 def test_the_win_condition_knows_the_parts_it_reads(tmp_path):
     assert load(tmp_path, "p.steps >= 3").definition.win_reads == ("pv",)
-    assert load(tmp_path, "bell >= 2 and len(pieces('stone')) >= 1").definition.win_reads == ("gv", "pieces")
+    assert load(tmp_path, "bell >= 2 and len(pieces('stone')) >= 1").definition.win_reads == (
+        "gv",
+        "pieces.stone",  # the stones only: a change to pieces of another kind leaves the check skipped
+    )
+    # A player's own stones: the check of p reads the counter of p's stones only (`pieces.stone@0` for p1).
+    own = load(tmp_path, "count(pieces('stone', owner=p)) >= 2").definition
+    assert own.win_reads == ("pieces.stone@=p",)
+    assert own.win_counters is not None and own.win_counters[1]({"pieces.stone@1": 7}) == 7
+    assert load(tmp_path, "len(pieces_at('a1')) >= 1").definition.win_reads == ("pieces",)
     assert load(tmp_path, "score(p) >= 2").definition.win_reads == ()  # the score is 0: it reads nothing
     assert load(tmp_path, "p.steps >= 3 and chance(1, 2)").definition.win_reads is None  # drawn at random
     # What a player holds is a part of its own (`res`), apart from the players' other variables (`pv`).
@@ -129,4 +137,24 @@ def test_a_state_changed_behind_the_effects_and_forgotten_checks_the_win_again(t
     state.forget()
     state.apply("ring")  # p2
     state.apply("put(cell=a1)")  # p1's turn: the pieces alone changed, but nothing stamped is trusted now
+    assert state.is_over and state.winners == [0]
+
+
+def test_a_win_reading_a_players_own_pieces_is_checked_again_when_theirs_change(tmp_path):
+    state = load(tmp_path, "count(pieces('stone', owner=p)) >= 2").new_game(seed=1)
+    state.apply("put(cell=a1)")  # p1 has one stone: p1's win is checked and fails
+    state.apply("put(cell=b1)")  # p2's stone
+    theirs = next(pid for pid, rec in state.pieces.items() if rec["site"] == "b1")
+    state.pieces[theirs] = {**state.pieces[theirs], "owner": 0}  # behind the engine's back: p1's now
+    state.apply("ring")  # p1's turn: only the game variable changed, p1's stones did not: skipped
+    assert not state.is_over
+    state.apply("put(cell=c1)")  # p2 puts a stone of its own: p2's stones changed, not p1's
+    state.apply("ring")  # p1's check is still skipped
+    assert not state.is_over
+    state.apply("walk")  # p2
+    state.apply("mine")  # p1: still skipped (a resource)
+    assert not state.is_over
+    state.forget()  # as a deal behind the effects says so: nothing stamped is trusted
+    state.apply("walk")  # p2
+    state.apply("ring")  # p1's turn: checked, and p1 has two stones
     assert state.is_over and state.winners == [0]
