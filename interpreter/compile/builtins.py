@@ -441,21 +441,48 @@ def _piece_cache(s: Any) -> dict[Any, Any]:
 
 @builtin("pieces")
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
-    cache = _piece_cache(s)
-    key = (kind, owner)
-    found = cache.get(key)
-    if found is None:
-        if owner is ... or kind is None:
-            found = cache[key] = _pieces(s, kind, owner)
-        else:  # one pass over the kind's pieces answers the same question for every owner
-            split = cache.get((kind, _BY_OWNER))
-            if split is None:
-                split = cache[(kind, _BY_OWNER)] = _by_owner(pieces(s, kind))
-            found = cache[key] = split.get(owner) or []
-    return found  # type: ignore[no-any-return]
+    """The pieces of a kind and owner (None: of any kind, `...`: anyone's), in the order they were placed.
+    Each answer is kept with the change counter of the pieces it lists (GameDef.query_parts) while that
+    stays: a rope placed leaves the list of projects as it was, and the ropes' list gains it (`placed`)."""
+    found = s._piece_lists.get((kind, owner))
+    if found is not None and s.ver[found[0]] == found[1]:
+        return found[2]  # type: ignore[no-any-return]
+    return _listed_pieces(s, kind, owner)
 
 
-_BY_OWNER = object()  # the cache key of a kind's pieces split by owner
+def _listed_pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
+    parts = s.game.query_parts
+    kept = s._piece_lists
+    part = parts.get((kind, owner), "pieces")
+    if owner is ... or kind is None:
+        listed = _pieces(s, kind, owner)
+    else:  # one pass over the kind's pieces answers the same question for every owner
+        split = _by_owner(pieces(s, kind))
+        for other, mine in split.items():
+            other_part = parts.get((kind, other))
+            if other_part is not None:
+                kept[(kind, other)] = (other_part, s.ver[other_part], mine)
+        listed = split.get(owner) or []
+    kept[(kind, owner)] = (part, s.ver[part], listed)
+    return listed
+
+
+def placed(s: Any, pid: int, rec: dict[str, Any]) -> None:
+    """A piece was placed (the last in order): the kept answers that listed every piece it is among, and
+    were right before it came, list it too, without a pass over the pieces."""
+    ref = None
+    ver = s.ver
+    kept = s._piece_lists
+    kind, owner = rec["kind"], rec["owner"]
+    for key in ((None, ...), (kind, ...), (kind, owner), (None, owner)):
+        found = kept.get(key)
+        if found is None or found[1] != ver[found[0]] - 1:
+            continue
+        if ref is None:
+            ref = _ref(s.game.piece_refs, pid, rec)
+        kept[key] = (found[0], found[1] + 1, [*found[2], ref])
+
+
 _COUNT = object()  # the cache key of how many pieces of a kind there are
 
 

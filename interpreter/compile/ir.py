@@ -42,9 +42,15 @@ def for_player(parts: tuple[str, ...], name: str, player: int) -> tuple[str, ...
 
 
 def piece_counters(kinds: set[str], players: int) -> list[str]:
-    """The change counters of the finer parts of `pieces` (see OWNED), for a state's `ver`."""
+    """The change counters of the finer parts of `pieces` (see OWNED and GameDef.piece_keys), for a state's
+    `ver`."""
     owners = [*(str(i) for i in range(players)), "-"]
-    return [f"pieces.{k}{at}" for k in sorted(kinds) for at in ("", *(f"@{o}" for o in owners))]
+    by_kind = [f"pieces.{k}{at}" for k in sorted(kinds) for at in ("", *(f"@{o}" for o in owners))]
+    return by_kind + [f"pieces@{o}" for o in owners]
+
+
+def _seat(owner: Any) -> str:
+    return "-" if owner is None else str(int(owner))
 
 
 @dataclass(frozen=True)
@@ -259,15 +265,26 @@ class GameDef:
         return [_counters_of(for_player(self.win_reads, "p", i)) for i in range(self.players)]
 
     @cached_property
-    def piece_keys(self) -> dict[tuple[str, Any], tuple[str, str]]:
+    def piece_keys(self) -> dict[tuple[str, Any], tuple[str, str, str]]:
         """By a piece's kind and owner (a seat, or None), the names of the change counters a change to it
-        moves besides `pieces`: its kind's and its kind's of that owner (see OWNED)."""
+        moves besides `pieces`: its kind's, its kind's of that owner (see OWNED), and its owner's."""
         owners: list[Any] = [*range(self.players), None]
         return {
-            (kind, owner): (f"pieces.{kind}", f"pieces.{kind}@{'-' if owner is None else owner}")
+            (kind, owner): (f"pieces.{kind}", f"pieces.{kind}@{_seat(owner)}", f"pieces@{_seat(owner)}")
             for kind in self.sym.piece_kinds
             for owner in owners
         }
+
+    @cached_property
+    def query_parts(self) -> dict[tuple[Any, Any], str]:
+        """By the kind and owner a piece query asks for (None: any kind, `...`: any owner), the change
+        counter of the pieces its answer lists (an owner not in the game's seats: all pieces')."""
+        found: dict[tuple[Any, Any], str] = {(None, ...): "pieces"}
+        for (kind, owner), (of_kind, of_both, of_owner) in self.piece_keys.items():
+            found[(kind, ...)] = of_kind
+            found[(kind, owner)] = of_both
+            found[(None, owner)] = of_owner
+        return found
 
     @cached_property
     def kept_steps(self) -> list[list[bool]]:

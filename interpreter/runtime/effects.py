@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.compile.builtins import units
+from meeple.compile.builtins import placed, units
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.symbols import scope_part
 from meeple.values import Bundle, PieceRef, Player
@@ -30,6 +30,7 @@ class Effects:
     ver: dict[str, int]
     next_id: int
     _sites_shared: bool
+    _piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef]]]
 
     unit: Any = None  # the action or step being narrated seat by seat (runtime/narration.py), else None
     narrated: tuple[int, ...] | None = None  # the seats a narrated game works out the lines for
@@ -117,6 +118,7 @@ class Effects:
         if keys is not None:
             ver[keys[0]] += 1
             ver[keys[1]] += 1
+            ver[keys[2]] += 1
 
     def _take_supply(self, owner: Player | None, kind: str) -> None:
         self.piece_changed(kind, owner)
@@ -141,6 +143,8 @@ class Effects:
         rec["kind"], rec["owner"], rec["site"] = kind, owner, site
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
+        if self._piece_lists:
+            placed(self, pid, rec)
         if self.log is not None:
             self.say(
                 f"  {owner} places a {kind} at {site}"

@@ -55,6 +55,8 @@ class State(Effects):
         self._kept: dict[str, dict[Any, Any]] = {}
         self._kept_stamps: list[Any] = [None] * game.kept_slots  # see GameDef.refresh_kept
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
+        # pieces(kind, owner) by (kind, owner): the change counter it is kept by, its count then, the list
+        self._piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef]]] = {}
         # The last `choose` frame listed, the change counters then, its legal actions (engine.legal_actions)
         self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
         # Each player's resources as a bundle, at a version of `res` (see codegen._resources).
@@ -169,6 +171,7 @@ class State(Effects):
         c._kept = dict(self._kept)  # shared until either state changes a part (see GameDef.refresh_kept)
         c._kept_stamps = list(self._kept_stamps)
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
+        c._piece_lists = {}
         c._listed = None  # its frames are copies: none is the one listed
         c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
@@ -180,6 +183,7 @@ class State(Effects):
         self._legal = None
         self._memo = None
         self._pieces_seen = None
+        self._piece_lists = {}
         self._listed = None
         self._res_bundles = (None, {})
         self._simul = None

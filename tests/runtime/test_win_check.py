@@ -146,6 +146,7 @@ def test_a_win_reading_a_players_own_pieces_is_checked_again_when_theirs_change(
     state.apply("put(cell=b1)")  # p2's stone
     theirs = next(pid for pid, rec in state.pieces.items() if rec["site"] == "b1")
     state.pieces[theirs] = {**state.pieces[theirs], "owner": 0}  # behind the engine's back: p1's now
+    state._piece_lists.clear()  # the piece queries see it; no change counter (so no stamp) says so
     state.apply("ring")  # p1's turn: only the game variable changed, p1's stones did not: skipped
     assert not state.is_over
     state.apply("put(cell=c1)")  # p2 puts a stone of its own: p2's stones changed, not p1's

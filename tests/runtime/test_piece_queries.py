@@ -1,0 +1,65 @@
+"""Piece queries are kept by the change counters of the pieces they list: a change to pieces of another
+kind or owner leaves an answer as it was, and a piece placed joins the answers it belongs to in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiny_rules import load_tiny
+
+from meeple.compile.builtins import pieces
+
+RULES = """
+game: {name: Stones, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}, flag: {supply: 9}}
+board: {grid: {width: 4, height: 1}}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect: [place stone at cell for me]
+  plant:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect: [place flag at cell for me]
+  shift:
+    params: {stone: "pieces('stone', owner=me)", cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect: [move piece stone to cell]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [put, plant, shift]}]
+"""
+
+
+def sites(refs: list) -> list[str]:
+    return [ref.rec["site"] for ref in refs]
+
+
+def test_a_piece_placed_joins_the_kept_answers_and_leaves_the_others_as_they_were(tmp_path: Path) -> None:
+    state = load_tiny(tmp_path, RULES, players=2).new_game(seed=1)
+    p1, p2 = state.players
+    state.apply("put(cell=a1)")
+    state.apply("plant(cell=b1)")  # p2's flag
+    stones, flags, mine = pieces(state, "stone"), pieces(state, "flag"), pieces(state, "stone", owner=p1)
+    everything = pieces(state)
+    assert sites(stones) == ["a1"] and sites(flags) == ["b1"] and sites(mine) == ["a1"]
+    state.apply("put(cell=c1)")  # p1's second stone
+    assert pieces(state, "flag") is flags  # another kind: the same answer, not listed again
+    assert pieces(state, "stone", owner=p2) == []
+    assert sites(pieces(state, "stone")) == ["a1", "c1"]  # placed last, listed last
+    assert sites(pieces(state, "stone", owner=p1)) == ["a1", "c1"]
+    assert sites(pieces(state)) == ["a1", "b1", "c1"] and everything == pieces(state)[:2]
+    assert sites(pieces(state, owner=p1)) == ["a1", "c1"]
+
+
+def test_a_piece_moved_is_listed_where_it_now_stands(tmp_path: Path) -> None:
+    state = load_tiny(tmp_path, RULES, players=2).new_game(seed=1)
+    p1, _ = state.players
+    state.apply("put(cell=a1)")
+    state.apply("plant(cell=b1)")
+    flags = pieces(state, "flag")
+    assert sites(pieces(state, "stone", owner=p1)) == ["a1"]
+    state.apply("shift(stone=stone#0@a1, cell=d1)")
+    assert sites(pieces(state, "stone", owner=p1)) == ["d1"] and sites(pieces(state, "stone")) == ["d1"]
+    assert pieces(state, "flag") is flags
