@@ -888,12 +888,11 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
 
     A trail may end at a blocked corner but never pass it, so each side at a blocked corner gets a corner
     of its own there (an end no trail passes). If the sides then form a tree, a trail is a path and the
-    longest is the tree's diameter: two walks. Otherwise the trails are walked from each corner where a
-    longest one can start, stopping as soon as one uses every side. A longest trail starts at a corner
-    with an odd number of the group's sides (a blocked corner's are ends: one each), unless there is none:
-    then one closed trail uses every side. (A trail starting at a corner of even degree leaves a side of it
-    unused, and that side would lengthen the trail, or else it is closed and, the group being joined,
-    would take in any side it left out.)"""
+    longest is the tree's diameter: two walks. If every corner has an even number of sides, one closed
+    trail uses them all. Otherwise the sides are joined into chains between the corners where a trail may
+    turn, the trees hanging from the rings are cut off as arms, and the trails along the rings are walked
+    from every ring corner, each beginning and ending down the longest arms it can, stopping as soon as one
+    uses every side."""
     number: dict[Any, int] = {}
     joins: list[list[tuple[int, int]]] = []
     for i, (side, a, b) in enumerate(group):
@@ -911,24 +910,49 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
     if everything == len(joins) - 1:  # a tree (the group is joined): its longest path, between the corner
         far, _ = _farthest(joins, 0)  # farthest from any corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
-    starts = [i for i, j in enumerate(joins) if len(j) % 2]
-    if not starts:
+    if not any(len(j) % 2 for j in joins):  # every corner even: one closed trail takes every side
         return everything
     ways = _chains(joins)
+    # The trees hanging from the rings, pruned leaf by leaf: a trail that goes down one never comes back up,
+    # so each is an arm as long as its longest way down from where it hangs, and a trail within one goes
+    # down the two longest arms of one of its corners.
+    degree = [len(w) for w in ways]
+    arms: list[list[int]] = [[] for _ in ways]
+    pruned = 0
+    leaves = [v for v, d in enumerate(degree) if d == 1]
+    while leaves:
+        v = leaves.pop()
+        if degree[v] != 1:
+            continue
+        bit, up, sides = next(w for w in ways[v] if not pruned & w[0])
+        pruned |= bit
+        degree[v] = 0
+        degree[up] -= 1
+        mine = sorted(arms[v], reverse=True)
+        if len(mine) >= 2:
+            best = max(best, mine[0] + mine[1])
+        arms[up].append(sides + (mine[0] if mine else 0))
+        if degree[up] == 1:
+            leaves.append(up)
+    rings = [[w for w in ways[v] if not pruned & w[0]] for v in range(len(ways))]
+    top = [[*sorted(a, reverse=True), 0, 0] for a in arms]
 
-    def walk(corner: int, used: int, length: int) -> bool:
+    def walk(corner: int, start: int, used: int, length: int) -> bool:
+        """Along the rings from `start` (come up its longest arm): the trail ends here, down the
+        longest arm left (at `start` its second), or goes on by a chain not used yet."""
         nonlocal best
-        if length > best:
-            best = length
+        end = top[start][1] if corner == start else top[corner][0]
+        if length + end > best:
+            best = length + end
             if best == everything:
                 return True
-        for bit, nxt, sides in ways[corner]:
-            if not used & bit and walk(nxt, used | bit, length + sides):
+        for bit, nxt, sides in rings[corner]:
+            if not used & bit and walk(nxt, start, used | bit, length + sides):
                 return True
         return False
 
-    for start in starts:
-        if walk(start, 0, 0):
+    for start, d in enumerate(degree):
+        if d >= 2 and walk(start, start, 0, top[start][0]):
             break
     return best
 
