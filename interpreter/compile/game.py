@@ -422,6 +422,15 @@ class GameCompiler:
             out[name] = replace(a, list_reads=tuple(sorted(parts))) if known else a  # type: ignore[arg-type]
         return out
 
+    def deciding(self, actions: dict[str, ActionDef]) -> dict[str, ActionDef]:
+        """The actions with whether their effect may leave a decision to make: one whose statements name no
+        `grant` and no `perform` cannot."""
+        effects = self.data.get("actions") or {}
+        return {
+            name: a if _may_decide((effects.get(name) or {}).get("effect")) else replace(a, may_decide=False)
+            for name, a in actions.items()
+        }
+
     def known_reads(self, reads: set[str]) -> bool:
         """Whether every def these reads name, at any depth, has known reads."""
         todo, seen = list(reads), set()
@@ -914,7 +923,7 @@ class GameCompiler:
         score, awards = self.scoring()
         self.positional_defs()
         kept_defs = self.kept_defs()
-        actions = self.kept_listings(actions)
+        actions = self.deciding(self.kept_listings(actions))
         end = d.get("end") or {}
         self.ex.reads = set()
         win = self.ex.compile(end["win"], ("end", "win"), {"p": "player"}) if "win" in end else None
@@ -1061,3 +1070,8 @@ def _order(d: Diagnostic) -> tuple[str, int, int]:
 
 
 __all__ = ["GameCompiler", "resolve_options"]
+
+
+def _may_decide(effect: Any) -> bool:
+    """Whether an effect's statements, as written, name `grant` or `perform` anywhere."""
+    return any(word in repr(effect) for word in ("grant", "perform"))

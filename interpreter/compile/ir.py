@@ -77,6 +77,7 @@ class ActionDef:
     # The parts of a state listing its legal bindings reads (domains, conditions, cost), when known; None
     # when it draws at random or calls what is not known (see GameDef.kept_steps).
     list_reads: tuple[str, ...] | None = None
+    may_decide: bool = True  # its effect grants an action or performs something that might (GameDef.deciding)
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -285,6 +286,12 @@ class GameDef:
             found[(kind, owner)] = of_both
             found[(None, owner)] = of_owner
         return found
+
+    @cached_property
+    def deciding(self) -> frozenset[str]:
+        """The actions whose effect may leave a decision to make before the step that offered them goes on:
+        it grants an action or performs something (a card's effect, a routine) that might."""
+        return frozenset(name for name, a in self.actions.items() if a.may_decide)
 
     @cached_property
     def kept_steps(self) -> list[list[bool]]:

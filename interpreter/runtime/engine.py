@@ -132,7 +132,7 @@ def legal_actions(s: Any) -> list[Action]:
         s._legal = legal_actions(simul.scratch(s))
         return s._legal
     f = s.stack[-1]
-    if f["k"] == "choose":  # the step's listing when this frame was last listed, if nothing changed since
+    if f["k"] == "choose":  # the listing kept when a decision above this frame began, if nothing changed
         listed = s._listed
         if listed is not None and listed[0] is f and listed[1] == s.ver:
             s._legal = listed[2]
@@ -145,8 +145,6 @@ def legal_actions(s: Any) -> list[Action]:
     finally:
         s._memo = None
     s._legal = out
-    if f["k"] == "choose" and s.game.kept_steps[f["ph"]][f["st"]]:
-        s._listed = (f, dict(s.ver), out)
     return out
 
 
@@ -205,6 +203,11 @@ def apply(s: Any, action: Action) -> None:
     kind = f["k"]
     name = action.name
     step = s.game.phases[f["ph"]].steps[f["st"]] if kind == "choose" else None
+    deciding = action.partial or name in s.game.deciding
+    if step is not None and deciding and s.game.kept_steps[f["ph"]][f["st"]]:
+        # a decision above the step begins (a stepwise action's next step, or a grant its effect may
+        # make): back at the step with nothing changed, its listing is this one (legal_actions)
+        s._listed = (f, dict(s.ver), legal)
     if step is not None and name == step.until and name not in s.game.actions:
         if s.log is not None:  # a line is formatted only for a game that keeps its log
             s.say(f"{me}: {action}")

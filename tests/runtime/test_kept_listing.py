@@ -1,5 +1,7 @@
 """A `choose` step's listing is kept while nothing changes: back at the step after a decision elsewhere that
-changed nothing (an offer declined), the same legal actions are handed out without listing them again."""
+changed nothing (an offer declined), the same legal actions are handed out without listing them again. It
+is kept when an action that may leave a decision (a stepwise one, or one whose effect grants or performs)
+is taken at the step."""
 
 from __future__ import annotations
 
@@ -45,7 +47,9 @@ def asking(tmp_path: Path, text: str = ASKING) -> meeple.Game:
 
 
 def test_a_declined_offer_leaves_the_step_with_the_listing_it_had(tmp_path: Path) -> None:
-    state = asking(tmp_path).new_game(seed=1)
+    game = asking(tmp_path)
+    assert game.definition.deciding == {"ask"}  # its effect grants: a decision may come before the step's
+    state = game.new_game(seed=1)
     listed = engine.legal_actions(state)
     assert [str(a) for a in listed] == ["ask(other=p2)", "pass"]  # no gold: nothing to put
     state.apply("ask(other=p2)")
