@@ -430,15 +430,6 @@ def seat_after(s: Any, p: Player, k: int = 1) -> Player:
 # ---------------------------------------------------------------- pieces
 
 
-def _piece_cache(s: Any) -> dict[Any, Any]:
-    """Answers about pieces, kept until a piece is placed, moved, changed or removed (one per state)."""
-    cache = s._pieces_seen
-    version = s.ver["pieces"]
-    if cache is None or cache[0] != version:
-        cache = s._pieces_seen = (version, {})
-    return cache[1]  # type: ignore[no-any-return]
-
-
 @builtin("pieces")
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     """The pieces of a kind and owner (None: of any kind, `...`: anyone's), in the order they were placed.
@@ -483,24 +474,12 @@ def placed(s: Any, pid: int, rec: dict[str, Any]) -> None:
         kept[key] = (found[0], found[1] + 1, [*found[2], ref])
 
 
-_COUNT = object()  # the cache key of how many pieces of a kind there are
-
-
 def count_pieces(s: Any, kind: str | None) -> int:
-    """`len(pieces(kind))` without listing them: counted once per pieces version."""
-    cache = _piece_cache(s)
-    found = cache.get((kind, ...))
-    if found is not None:
-        return len(found)
-    key = (kind, _COUNT)
-    n = cache.get(key)
-    if n is None:
-        if kind is None:
-            n = len(s.pieces)
-        else:
-            n = sum(1 for rec in s.pieces.values() if rec["kind"] == kind)
-        cache[key] = n
-    return n  # type: ignore[no-any-return]
+    """`len(pieces(kind))`: the length of the kept answer (a piece placed joins it in place)."""
+    found = s._piece_lists.get((kind, ...))
+    if found is not None and s.ver[found[0]] == found[1]:
+        return len(found[2])
+    return len(pieces(s, kind))
 
 
 def _by_owner(of_kind: list[PieceRef]) -> dict[Any, list[PieceRef]]:
@@ -539,7 +518,7 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
     ids = s.at.get(site)
     if not ids:
         return []
-    cache = s._pieces_seen  # _piece_cache, written out: this is the hottest query of most games
+    cache = s._pieces_seen  # answers by site, kept until any piece changes: the hottest query of most games
     version = s.ver["pieces"]
     if cache is None or cache[0] != version:
         cache = s._pieces_seen = (version, {})
