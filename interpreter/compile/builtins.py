@@ -476,9 +476,6 @@ def placed(s: Any, pid: int, rec: dict[str, Any]) -> None:
 
 def count_pieces(s: Any, kind: str | None) -> int:
     """`len(pieces(kind))`: the length of the kept answer (a piece placed joins it in place)."""
-    found = s._piece_lists.get((kind, ...))
-    if found is not None and s.ver[found[0]] == found[1]:
-        return len(found[2])
     return len(pieces(s, kind))
 
 

@@ -1069,9 +1069,9 @@ def _order(d: Diagnostic) -> tuple[str, int, int]:
     return (d.span.file, d.span.line, d.span.col)
 
 
-__all__ = ["GameCompiler", "resolve_options"]
-
-
 def _may_decide(effect: Any) -> bool:
     """Whether an effect's statements, as written, name `grant` or `perform` anywhere."""
     return any(word in repr(effect) for word in ("grant", "perform"))
+
+
+__all__ = ["GameCompiler", "resolve_options"]

@@ -11,7 +11,7 @@ from typing import Any
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
-from meeple.compile.symbols import OWNED, Symbols, is_scope_part
+from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
@@ -39,14 +39,6 @@ def for_player(parts: tuple[str, ...], name: str, player: int) -> tuple[str, ...
     `player`; what another name owns is any owner's."""
     mine = OWNED + name
     return tuple(p[: -len(mine)] + f"@{int(player)}" if p.endswith(mine) else coarse(p) for p in parts)
-
-
-def piece_counters(kinds: set[str], players: int) -> list[str]:
-    """The change counters of the finer parts of `pieces` (see OWNED and GameDef.piece_keys), for a state's
-    `ver`."""
-    owners = [*(str(i) for i in range(players)), "-"]
-    by_kind = [f"pieces.{k}{at}" for k in sorted(kinds) for at in ("", *(f"@{o}" for o in owners))]
-    return by_kind + [f"pieces@{o}" for o in owners]
 
 
 def _seat(owner: Any) -> str:
@@ -275,6 +267,13 @@ class GameDef:
             for kind in self.sym.piece_kinds
             for owner in owners
         }
+
+    @cached_property
+    def counters(self) -> tuple[str, ...]:
+        """The names of a state's change counters (`ver`): every part, each named scope's, and the finer
+        parts of `pieces` (piece_keys)."""
+        finer = dict.fromkeys(key for keys in self.piece_keys.values() for key in keys)
+        return (*PARTS, *(scope_part(name) for name in self.sym.scopes), *finer)
 
     @cached_property
     def query_parts(self) -> dict[tuple[Any, Any], str]:

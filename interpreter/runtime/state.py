@@ -6,8 +6,7 @@ import json
 import random
 from typing import Any
 
-from meeple.compile.ir import PARTS, GameDef, piece_counters
-from meeple.compile.symbols import scope_part
+from meeple.compile.ir import GameDef
 from meeple.runtime import engine
 from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
@@ -40,9 +39,8 @@ class State(Effects):
         self.winners: list[Player] | None = None
         self._rng: random.Random | None = None  # made from _seed on first use (see `rng`)
         self._seed: int = 0
-        self.ver = dict.fromkeys(PARTS, 0)  # change counters of each part, for recomputing only what changed
-        self.ver.update((scope_part(name), 0) for name in game.sym.scopes)  # and of each named scope
-        self.ver.update((part, 0) for part in piece_counters(game.sym.piece_kinds, game.players))
+        # change counters of each part (GameDef.counters), for recomputing only what changed
+        self.ver = dict.fromkeys(game.counters, 0)
         # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
         self.seen: dict[Any, tuple[int, ...]] = {}
         self.pending: list[dict[str, Any]] = []
