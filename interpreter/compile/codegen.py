@@ -29,7 +29,7 @@ from meeple.compile.builtins import (
 from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
 from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
-from meeple.values import Bundle
+from meeple.values import Bundle, PieceRef
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
@@ -119,6 +119,7 @@ _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
 _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
 # A value read twice as cheaply as once, the same both times: a bound name or a game variable.
+_TURN_VAR = re.compile(r"s\.tv\['\w+'\]\Z")  # a turn variable: read again as cheaply as a name
 _REREAD = re.compile(r"(v_\w+|b\['\w+'\]|s\.gv\['\w+'\])\Z")
 
 
@@ -351,6 +352,8 @@ class SourceGen:
         self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
         self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
+        self.field_tables: list[str] = []  # the card fields read by name in place (`field_table`)
+        self.site_field_names: set[str] | None = None  # the fields of the board's sites, once asked
         self.ns: dict[str, Any] = {
             "_units": units,
             "_units_held": units_held,
@@ -373,6 +376,7 @@ class SourceGen:
             "_count_at": count_at,
             "_count_pieces": count_pieces,
             "_Bundle": Bundle,
+            "_PieceRef": PieceRef,
             "_D": self.positional,
             "_resources": _resources,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
@@ -702,7 +706,64 @@ class SourceGen:
             return self.const(sym.definitions[value].get(name))
         if kind == "site":  # a site's fields, read in place (none for none, as `_get_attr`)
             return self.reads_state(f"s.sites.get({obj}, _NO_FIELDS).get({name!r})")
-        return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
+        slow = f"_get_attr(s, {obj}, {name!r})"
+        if kind not in (None, "piece") or not (_SIMPLE_ARG.match(obj) or _TURN_VAR.match(obj)):
+            return self.reads_state(slow)
+        # Read in place where `_get_attr` would find it (the object is read again, as cheap as a name).
+        record = f"s.pieces[{obj}][{name!r}]"
+        if kind == "piece":  # from its record if it has the field, else its kind's definition
+            return self.reads_state(f"({record} if {name!r} in s.pieces[{obj}] else {slow})")
+        if self.board is None:
+            return self.reads_state(slow)
+        # A name: a site's fields as they are now, a card's from its table (`fill_field_tables`), the
+        # likelier first; a piece from its record.
+        if "_SITES" not in self.ns:
+            self.ns["_SITES"] = frozenset(self.board.kind_of)
+        table = self.field_table(name)
+        site = f"s.sites[{obj}].get({name!r}) if {obj} in _SITES"
+        card = f"{table}[{obj}] if {obj} in {table}"
+        tests = f"{site} else {card}" if self.is_site_field(name) else f"{card} else {site}"
+        named = f"({tests} else {slow}) if type({obj}) is str else {slow}"
+        held = self.pieces_holding(name)
+        if held == "all":
+            return self.reads_state(f"({record} if type({obj}) is _PieceRef else {named})")
+        if held == "some":
+            piece = f"type({obj}) is _PieceRef and {name!r} in s.pieces[{obj}]"
+            return self.reads_state(f"({record} if {piece} else {named})")
+        return self.reads_state(f"({named})")
+
+    def pieces_holding(self, name: str) -> str:
+        """Which pieces' records hold a field of that name: "all" (their kind, owner and site, and a field
+        every kind of piece starts with), "some" (a field of some kinds) or "none"."""
+        if name in _PIECE_RECORD:
+            return "all"
+        sym = self.sym
+        having = [name in (sym.definitions[k].get("fields") or {}) for k in sym.piece_kinds]
+        return "all" if having and all(having) else "some" if any(having) else "none"
+
+    def field_table(self, name: str) -> str:
+        """The name of the table of one field of every card (and other named definition that is not a
+        site): empty until `fill_field_tables`, when the definitions are complete."""
+        key = "_F_" + name
+        if key not in self.ns:
+            self.ns[key] = {}
+            self.field_tables.append(name)
+        return key
+
+    def fill_field_tables(self) -> None:
+        """Fill the field tables once every definition is known (a card read by name before then is read
+        through `_get_attr`)."""
+        sites = self.board.kind_of if self.board is not None else {}
+        for name in self.field_tables:
+            table = self.ns["_F_" + name]
+            table.update({k: d.get(name) for k, d in self.sym.definitions.items() if k not in sites})
+
+    def is_site_field(self, name: str) -> bool:
+        """Whether some site of the board starts with a field of that name."""
+        if self.site_field_names is None:
+            fields = self.board.site_fields.values() if self.board is not None else ()
+            self.site_field_names = {f for spec in fields for f in spec}
+        return name in self.site_field_names
 
     def first_of_pieces(self, node: n.Node) -> bool:
         """Whether a node is `first` of a piece query (`first(pieces_at(c, 'disc'))`): a piece or none."""

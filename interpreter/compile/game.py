@@ -942,6 +942,8 @@ class GameCompiler:
             raise RulesError(sorted(self.sink.diagnostics, key=_order))
         if self.coverage is not None:
             self.coverage.end_of_compile()
+        if self.ex.gen is not None:
+            self.ex.gen.fill_field_tables()
         game = GameDef(
             id=game_id,
             name=str((d.get("game") or {}).get("name", game_id)),

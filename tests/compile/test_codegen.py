@@ -1218,3 +1218,50 @@ def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value
                 compared += len(bound) < 2  # the partner or the bundle given still to choose
             state.apply(rng.choice(state.legal_actions()))
     assert compared > 100
+
+
+MIXED_FIELD_RULES = """
+game: {name: Mixed, players: {min: 2, max: 2}}
+components:
+  card_fields: {worth: 0}
+  cards: {gold: {worth: 5}, lead: {}}
+  pieces: {stone: {supply: 9, fields: {worth: 2}}, flag: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {things: [], seen: []}
+setup:
+  - for: c in cells
+    do: ["set c.worth = c.x + 10"]
+  - set things = ['gold', 'lead', 'b1']
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect:
+      - place stone at cell for me
+      - place flag at cell for me
+      - set things = things + pieces_at(cell)
+      - set cell.worth = 0
+      - set seen = [t.worth for t in things]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 4
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_field_of_a_value_of_unknown_type_is_read_in_place_from_a_card_a_site_or_a_piece(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, MIXED_FIELD_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.apply("put(cell=b1)")
+    # a card's field from its definition (its default when it gives none), a site's as it is now (set to 0
+    # by the effect), a piece's from its record, and a kind's definition for a piece without the field
+    assert state.gv["seen"] == (5, 0, 0, 2, None)
+    state.apply("put(cell=a1)")
+    assert state.gv["seen"] == (5, 0, 0, 2, None, 2, None)
+    table = game.definition.actions["put"].fast.__globals__["_F_worth"]  # the cards' fields, no site's
+    assert (table["gold"], table["lead"]) == (5, 0) and "b1" not in table
+    plays_as_the_closures(tmp_path, monkeypatch, MIXED_FIELD_RULES, game, range(3))
