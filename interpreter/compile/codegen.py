@@ -798,10 +798,15 @@ class SourceGen:
 
     def surely_distinct(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
         """Whether a list's values are surely all different, so `distinct` would hand back the same list:
-        a range, the players, a piece query, a constant list of different values, a comprehension that
-        keeps some of the items of such a list as they are, or a def of no parameters giving one."""
+        a range, the players, a piece query, `distinct` itself, the bundles of a zone's cards, a constant list
+        of different values, a comprehension that keeps some of the items of such a list as they are, either
+        of two such lists, or a def of no parameters giving one."""
         if isinstance(node, n.RangeLit):
             return True
+        if isinstance(node, n.IfExp):
+            return self.surely_distinct(node.body, scope, local) and self.surely_distinct(
+                node.orelse, scope, local
+            )
         if isinstance(node, n.Name) and node.id == "players":  # the seats, unless it names something else
             sym = self.sym
             return all(node.id not in names for names in (scope, local, sym.game_vars, sym.zones))
@@ -811,7 +816,9 @@ class SourceGen:
                 return True
             if name in BOARD_QUERIES and name not in self.sym.defs and self.board is not None:
                 return len(node.args) == 1 and not node.kwargs and self.board_table_distinct(name)
-            return name in ("pieces", "pieces_at") and name not in self.sym.defs
+            if name == "bundles" and name not in self.sym.defs and node.args:  # different multisets of cards
+                return self.is_zone(node.args[0], scope, local)
+            return name in ("pieces", "pieces_at", "distinct") and name not in self.sym.defs
         if isinstance(node, n.ListComp):
             [*comps] = node.comps
             return (
@@ -832,6 +839,19 @@ class SourceGen:
             except TypeError:  # an item that cannot be hashed: let `distinct` say so
                 return False
         return False
+
+    def is_zone(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
+        """Whether a node surely reads a zone: its name, or a player's zone of that name."""
+        sym = self.sym
+        if isinstance(node, n.Name):
+            return node.id in sym.zones and node.id not in scope and node.id not in local
+        return (
+            isinstance(node, n.Attr)
+            and node.name in sym.player_zones
+            and node.name not in sym.player_vars
+            and node.name not in sym.resources
+            and self.ex.type_of(node.obj, scope) == "player"
+        )
 
     def board_table_distinct(self, name: str) -> bool:
         """Whether each entry of one of the board's tables (`tiles_of`, ...) names every site once."""
@@ -932,8 +952,15 @@ class SourceGen:
                         return self.reads_state("len(s.pieces)")
                     return self.reads_state(f"_count_pieces(s, {kind})")
                 return f"len({args[0]})"  # a piece query is a list
+            if name in ("len", "count", "size") and name not in self.sym.defs:
+                if self.is_zone(arg, scope, local):  # a zone's cards: the copies it holds of each
+                    return f"sum({args[0]}.values())"
+                if self.is_sequence(arg, args[0]):
+                    return f"len({args[0]})"
             if name in BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
+        if name in ("min", "max") and name not in self.sym.defs and not node.kwargs and len(args) >= 2:
+            return f"{name}({', '.join(args)})"  # of its arguments: as Python's
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
             return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]

@@ -1265,3 +1265,65 @@ def test_a_field_of_a_value_of_unknown_type_is_read_in_place_from_a_card_a_site_
     table = game.definition.actions["put"].fast.__globals__["_F_worth"]  # the cards' fields, no site's
     assert (table["gold"], table["lead"]) == (5, 0) and "b1" not in table
     plays_as_the_closures(tmp_path, monkeypatch, MIXED_FIELD_RULES, game, range(3))
+
+
+HAND_RULES = """
+game: {name: Hand, players: {min: 2, max: 2}}
+components:
+  card_fields: {kind: plain}
+  cards:
+    a: {family: hand, count: 2}
+    b: {family: hand, kind: rope}
+    c: {family: hand, count: 3}
+  zones:
+    deck: {per: player, fill: hand}
+    shown: {per: player}
+    pool: {}
+vars:
+  game: {sizes: [], most: 0}
+actions:
+  show:
+    params:
+      cards: "[x for x in bundles(me.deck, 2) if count(x, 'c') < 2]"
+      way: "['up', 'down'] if any(k.kind == 'rope' for k in cards) else ['any']"
+    effect:
+      - move cards cards from me.deck to me.shown
+      - "set sizes = [size(me.shown), count(me.deck), len(pool), size([k for k in me.shown if k != 'a'])]"
+      - set most = max(size(me.shown), count(me.deck), 1)
+  one:
+    params: {card: "[x for x in distinct(me.deck) if count(me.deck, x) > 1 and size(me.shown) < 5]"}
+    effect: [move card card from me.deck to pool]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(pool) >= 2 or all(size(p.deck) < 2 for p in players)
+    do: [{choose: [show, one]}]
+"""
+
+
+def test_a_domain_of_distinct_cards_or_of_a_zones_bundles_is_not_deduplicated_and_a_zones_size_is_its_copies(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, HAND_RULES, players=2)
+    show, one = (game.definition.actions[a].fast.source for a in ("show", "one"))
+    # distinct(...), the bundles of a zone and a choice of two lists of different values hold no repeats
+    assert "_b_distinct" not in show and show.count("_b_distinct") == one.count("_b_distinct(s, _b_") == 0
+    assert "sum(s.zones[" in one  # the copies of the cards a zone holds, added up in place
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions() if a.name == "one"] == ["one(card=a)", "one(card=c)"]
+    assert [str(a) for a in state.legal_actions() if a.name == "show"] == [
+        "show(cards=1 a, way=any)",
+        "show(cards=1 b, way=up)",
+        "show(cards=1 b, way=down)",
+        "show(cards=1 c, way=any)",
+        "show(cards=2 a, way=any)",
+        "show(cards=1 a + 1 b, way=up)",
+        "show(cards=1 a + 1 b, way=down)",
+        "show(cards=1 a + 1 c, way=any)",
+        "show(cards=1 b + 1 c, way=up)",
+        "show(cards=1 b + 1 c, way=down)",
+    ]
+    state.apply("show(cards=1 a + 1 c, way=any)")
+    assert state.gv["sizes"] == (2, 4, 0, 1) and state.gv["most"] == 4
+    plays_as_the_closures(tmp_path, monkeypatch, HAND_RULES, game, range(4))
