@@ -185,6 +185,7 @@ class ExprCompiler:
         self.get_attr = make_get_attr(sym)
         self.path: Path = ()
         self.reads: set[str] = set()  # what the expressions compiled since the last reset read
+        self.piece_parts: set[str] = set()  # the finer parts of `pieces` any rule reads (see `piece_reads`)
         # Names a comprehension binds while its parts compile; those bound to pieces of a query of known
         # kinds or owner, with the parts of `pieces` those pieces are counted in (see `piece_reads`).
         self.bound: set[str] = set()
@@ -592,12 +593,19 @@ class ExprCompiler:
         )
 
     def piece_reads(self, node: n.Node) -> set[str] | None:
+        """`finer_piece_reads`, each part noted in `piece_parts` (the finer parts some rule reads)."""
+        found = self.finer_piece_reads(node)
+        if found:
+            self.piece_parts |= found
+        return found
+
+    def finer_piece_reads(self, node: n.Node) -> set[str] | None:
         """The parts of `pieces` a piece query's answer is counted in, when finer than all of them: its
         kind's (`pieces('rope')`), that kind's pieces of the player a name stands for (`pieces('rope',
         owner=p)`, as `pieces.rope@=p`), the same for every kind (`pieces(owner=p)`), and `supply(p, 'rope')`
         likewise; the pieces of `a + b` are those of both. None for anything else."""
         if isinstance(node, n.BinOp) and node.op == "+":
-            left, right = self.piece_reads(node.left), self.piece_reads(node.right)
+            left, right = self.finer_piece_reads(node.left), self.finer_piece_reads(node.right)
             return left | right if left and right else None
         if not (isinstance(node, n.Call) and isinstance(node.func, n.Name)) or node.func.id in self.sym.defs:
             return None

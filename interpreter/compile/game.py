@@ -976,6 +976,7 @@ class GameCompiler:
             rules=d,
             invariants=invariants,
             card_reach=reach(self.st.paths, zones, players),
+            piece_parts=frozenset(self.ex.piece_parts),
             param_plans=self.param_plans,
             coverage=self.coverage,
         )

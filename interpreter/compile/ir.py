@@ -234,6 +234,7 @@ class GameDef:
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.
     piece_refs: dict[int, Any] = field(default_factory=dict, repr=False, compare=False)
     invariants: tuple[InvariantDef, ...] = ()
+    piece_parts: frozenset[str] = frozenset()  # the finer parts of `pieces` rules read (counted_parts)
     card_reach: dict[str, frozenset[str]] = field(default_factory=dict)  # zone key -> keys its cards reach
     param_plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # narration: compile/secrecy.py
     # The parts of a state the win condition reads: a player's check is skipped while they are as they were
@@ -258,32 +259,63 @@ class GameDef:
         return [_counters_of(for_player(self.win_reads, "p", i)) for i in range(self.players)]
 
     @cached_property
-    def piece_keys(self) -> dict[tuple[str, Any], tuple[str, str, str]]:
+    def piece_keys(self) -> dict[tuple[str, Any], tuple[str, ...]]:
         """By a piece's kind and owner (a seat, or None), the names of the change counters a change to it
-        moves besides `pieces`: its kind's, its kind's of that owner (see OWNED), and its owner's."""
+        moves besides `pieces`: of its kind's, its kind's of that owner (see OWNED) and its owner's, those
+        some rule reads (`counted_parts`); a part nothing reads is not counted, and costs nothing."""
         owners: list[Any] = [*range(self.players), None]
-        return {
-            (kind, owner): (f"pieces.{kind}", f"pieces.{kind}@{_seat(owner)}", f"pieces@{_seat(owner)}")
+        counted = self.counted_parts
+        keys = {
+            (kind, owner): tuple(
+                part
+                for part in (f"pieces.{kind}", f"pieces.{kind}@{_seat(owner)}", f"pieces@{_seat(owner)}")
+                if part in counted
+            )
             for kind in self.sym.piece_kinds
             for owner in owners
         }
+        return {key: parts for key, parts in keys.items() if parts}
+
+    @cached_property
+    def counted_parts(self) -> frozenset[str]:
+        """The finer parts of `pieces` that get change counters: those some rule reads (`piece_parts`), a
+        part read for the player a name stands for as every seat's and as its kind's; and a player's pieces
+        of every kind (`pieces@i`) where a name's pieces of every kind are read (`pieces(owner=p)`)."""
+        counted: set[str] = set()
+        kinds_of: dict[str, set[str]] = {}  # by name: the kinds of the pieces it owns that are read
+        seats = range(self.players)
+        for part in self.piece_parts:
+            if OWNED in part:
+                base, name = part.split(OWNED, 1)
+                counted.update(f"{base}@{i}" for i in seats)
+                kinds_of.setdefault(name, set()).add(base.removeprefix("pieces."))
+            counted.add(coarse(part))
+        if any(kinds >= self.sym.piece_kinds for kinds in kinds_of.values()):
+            counted.update(f"pieces@{i}" for i in seats)
+        return frozenset(counted)
 
     @cached_property
     def counters(self) -> tuple[str, ...]:
         """The names of a state's change counters (`ver`): every part, each named scope's, and the finer
-        parts of `pieces` (piece_keys)."""
+        parts of `pieces` that are counted (piece_keys)."""
         finer = dict.fromkeys(key for keys in self.piece_keys.values() for key in keys)
         return (*PARTS, *(scope_part(name) for name in self.sym.scopes), *finer)
 
     @cached_property
     def query_parts(self) -> dict[tuple[Any, Any], str]:
         """By the kind and owner a piece query asks for (None: any kind, `...`: any owner), the change
-        counter of the pieces its answer lists (an owner not in the game's seats: all pieces')."""
+        counter of the pieces its answer lists: the finest counted one that covers them (`pieces` for an
+        owner not in the game's seats)."""
+        counted = set(self.counters)
         found: dict[tuple[Any, Any], str] = {(None, ...): "pieces"}
-        for (kind, owner), (of_kind, of_both, of_owner) in self.piece_keys.items():
+        for kind in self.sym.piece_kinds:
+            of_kind = f"pieces.{kind}" if f"pieces.{kind}" in counted else "pieces"
             found[(kind, ...)] = of_kind
-            found[(kind, owner)] = of_both
-            found[(None, owner)] = of_owner
+            for owner in [*range(self.players), None]:
+                of_both = f"pieces.{kind}@{_seat(owner)}"
+                found[(kind, owner)] = of_both if of_both in counted else of_kind
+                of_owner = f"pieces@{_seat(owner)}"
+                found[(None, owner)] = of_owner if of_owner in counted else "pieces"
         return found
 
     @cached_property

@@ -111,14 +111,13 @@ class Effects:
     # ------------------------------------------------------------ pieces
 
     def piece_changed(self, kind: str, owner: Player | None) -> None:
-        """Count a change to the pieces, to those of its kind, and to those of its kind and owner."""
+        """Count a change to the pieces, and to the finer parts of them it belongs to that are counted."""
         ver = self.ver
         ver["pieces"] += 1
         keys = self.game.piece_keys.get((kind, owner))
         if keys is not None:
-            ver[keys[0]] += 1
-            ver[keys[1]] += 1
-            ver[keys[2]] += 1
+            for key in keys:
+                ver[key] += 1
 
     def _take_supply(self, owner: Player | None, kind: str) -> None:
         self.piece_changed(kind, owner)

@@ -19,7 +19,7 @@ actions:
     params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
     effect: [place stone at cell for me]
   plant:
-    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0 and len(pieces('flag')) < 9]"}
     effect: [place flag at cell for me]
   shift:
     params: {stone: "pieces('stone', owner=me)", cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
@@ -63,3 +63,25 @@ def test_a_piece_moved_is_listed_where_it_now_stands(tmp_path: Path) -> None:
     state.apply("shift(stone=stone#0@a1, cell=d1)")
     assert sites(pieces(state, "stone", owner=p1)) == ["d1"] and sites(pieces(state, "stone")) == ["d1"]
     assert pieces(state, "flag") is flags
+
+
+def test_only_the_parts_of_the_pieces_some_rule_reads_are_counted(tmp_path: Path) -> None:
+    game = load_tiny(tmp_path, RULES, players=2)
+    counters = game.definition.counters
+    # flags are read by kind, stones by kind and owner; nothing reads a player's pieces of every kind
+    of_pieces = {c for c in counters if c.startswith("pieces")}
+    assert of_pieces == {"pieces", "pieces.flag", "pieces.stone", "pieces.stone@0", "pieces.stone@1"}
+    state = game.new_game(seed=1)
+    before = dict(state.ver)
+    state.apply("plant(cell=a1)")  # a flag of p1: the pieces' and the flags' counters move, no other
+    moved = {k for k in state.ver if state.ver[k] != before[k]}
+    assert moved & of_pieces == {"pieces", "pieces.flag"}
+    p1, _ = state.players
+    assert sites(pieces(state, owner=p1)) == ["a1"]  # answered all the same, kept by every piece's counter
+
+
+def test_a_players_pieces_of_every_kind_are_counted_where_a_rule_reads_them(tmp_path: Path) -> None:
+    rules = RULES.replace("len(pieces('flag')) < 9", "len(pieces(owner=me)) < 9")
+    counters = load_tiny(tmp_path, rules, players=2).definition.counters
+    assert {"pieces@0", "pieces@1", "pieces.flag@0", "pieces.stone@1"} <= set(counters)
+    assert "pieces@-" not in counters  # no rule reads the pieces of no owner
