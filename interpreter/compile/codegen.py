@@ -706,15 +706,20 @@ class SourceGen:
             return self.const(sym.definitions[value].get(name))
         if kind == "site":  # a site's fields, read in place (none for none, as `_get_attr`)
             return self.reads_state(f"s.sites.get({obj}, _NO_FIELDS).get({name!r})")
+        if kind not in (None, "piece") or (kind is None and self.board is None):
+            return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
+        # Read in place where `_get_attr` would find it. The object is read again where that is as cheap as
+        # a name; a value worked out is held in a temporary, set by the test that comes first.
+        held = obj
+        if not (_SIMPLE_ARG.match(obj) or _TURN_VAR.match(obj)):
+            if self.in_iterable:  # no temporary here
+                return self.reads_state(f"_get_attr(s, {obj}, {name!r})")
+            obj = f"_a{next(self.counter)}"
+            held = f"({obj} := {held})"
         slow = f"_get_attr(s, {obj}, {name!r})"
-        if kind not in (None, "piece") or not (_SIMPLE_ARG.match(obj) or _TURN_VAR.match(obj)):
-            return self.reads_state(slow)
-        # Read in place where `_get_attr` would find it (the object is read again, as cheap as a name).
         record = f"s.pieces[{obj}][{name!r}]"
         if kind == "piece":  # from its record if it has the field, else its kind's definition
-            return self.reads_state(f"({record} if {name!r} in s.pieces[{obj}] else {slow})")
-        if self.board is None:
-            return self.reads_state(slow)
+            return self.reads_state(f"({record} if {name!r} in s.pieces[{held}] else {slow})")
         # A name: a site's fields as they are now, a card's from its table (`fill_field_tables`), the
         # likelier first; a piece from its record.
         if "_SITES" not in self.ns:
@@ -723,14 +728,14 @@ class SourceGen:
         site = f"s.sites[{obj}].get({name!r}) if {obj} in _SITES"
         card = f"{table}[{obj}] if {obj} in {table}"
         tests = f"{site} else {card}" if self.is_site_field(name) else f"{card} else {site}"
+        pieces = self.pieces_holding(name)
+        if pieces == "none":
+            return self.reads_state(f"(({tests} else {slow}) if type({held}) is str else {slow})")
         named = f"({tests} else {slow}) if type({obj}) is str else {slow}"
-        held = self.pieces_holding(name)
-        if held == "all":
-            return self.reads_state(f"({record} if type({obj}) is _PieceRef else {named})")
-        if held == "some":
-            piece = f"type({obj}) is _PieceRef and {name!r} in s.pieces[{obj}]"
-            return self.reads_state(f"({record} if {piece} else {named})")
-        return self.reads_state(f"({named})")
+        piece = f"type({held}) is _PieceRef" + (
+            f" and {name!r} in s.pieces[{obj}]" if pieces == "some" else ""
+        )
+        return self.reads_state(f"({record} if {piece} else {named})")
 
     def pieces_holding(self, name: str) -> str:
         """Which pieces' records hold a field of that name: "all" (their kind, owner and site, and a field

@@ -1228,7 +1228,7 @@ components:
   pieces: {stone: {supply: 9, fields: {worth: 2}}, flag: {supply: 9}}
 board: {grid: {width: 3, height: 1}}
 vars:
-  game: {things: [], seen: []}
+  game: {things: [], seen: [], top: 0}
 setup:
   - for: c in cells
     do: ["set c.worth = c.x + 10"]
@@ -1242,6 +1242,7 @@ actions:
       - set things = things + pieces_at(cell)
       - set cell.worth = 0
       - set seen = [t.worth for t in things]
+      - set top = first(things).worth
 flow:
   - phase: play
     turns: clockwise
@@ -1260,6 +1261,8 @@ def test_a_field_of_a_value_of_unknown_type_is_read_in_place_from_a_card_a_site_
     # a card's field from its definition (its default when it gives none), a site's as it is now (set to 0
     # by the effect), a piece's from its record, and a kind's definition for a piece without the field
     assert state.gv["seen"] == (5, 0, 0, 2, None)
+    assert state.gv["top"] == 5  # a value worked out (the first thing) is held in a temporary and read so
+    assert ":= _b_first(s, s.gv['things'])" in game.definition.actions["put"].effect.source
     state.apply("put(cell=a1)")
     assert state.gv["seen"] == (5, 0, 0, 2, None, 2, None)
     table = game.definition.actions["put"].fast.__globals__["_F_worth"]  # the cards' fields, no site's
