@@ -352,7 +352,6 @@ class SourceGen:
         self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
         self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
-        self.field_tables: list[str] = []  # the card fields read by name in place (`field_table`)
         self.site_field_names: set[str] | None = None  # the fields of the board's sites, once asked
         self.ns: dict[str, Any] = {
             "_units": units,
@@ -377,6 +376,7 @@ class SourceGen:
             "_count_pieces": count_pieces,
             "_Bundle": Bundle,
             "_PieceRef": PieceRef,
+            "_CARDS": {},  # the definitions read in place by name (see `fill_cards`)
             "_D": self.positional,
             "_resources": _resources,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
@@ -720,13 +720,12 @@ class SourceGen:
         record = f"s.pieces[{obj}][{name!r}]"
         if kind == "piece":  # from its record if it has the field, else its kind's definition
             return self.reads_state(f"({record} if {name!r} in s.pieces[{held}] else {slow})")
-        # A name: a site's fields as they are now, a card's from its table (`fill_field_tables`), the
+        # A name: a site's fields as they are now, a card's from its definition (`fill_cards`), the
         # likelier first; a piece from its record.
         if "_SITES" not in self.ns:
             self.ns["_SITES"] = frozenset(self.board.kind_of)
-        table = self.field_table(name)
         site = f"s.sites[{obj}].get({name!r}) if {obj} in _SITES"
-        card = f"{table}[{obj}] if {obj} in {table}"
+        card = f"_CARDS[{obj}].get({name!r}) if {obj} in _CARDS"
         tests = f"{site} else {card}" if self.is_site_field(name) else f"{card} else {site}"
         pieces = self.pieces_holding(name)
         if pieces == "none":
@@ -746,22 +745,12 @@ class SourceGen:
         having = [name in (sym.definitions[k].get("fields") or {}) for k in sym.piece_kinds]
         return "all" if having and all(having) else "some" if any(having) else "none"
 
-    def field_table(self, name: str) -> str:
-        """The name of the table of one field of every card (and other named definition that is not a
-        site): empty until `fill_field_tables`, when the definitions are complete."""
-        key = "_F_" + name
-        if key not in self.ns:
-            self.ns[key] = {}
-            self.field_tables.append(name)
-        return key
-
-    def fill_field_tables(self) -> None:
-        """Fill the field tables once every definition is known (a card read by name before then is read
-        through `_get_attr`)."""
+    def fill_cards(self) -> None:
+        """Fill `_CARDS`, the definitions read in place by name (every card, and any other named definition
+        that is not a site), once they are all known: a name read before then is read through `_get_attr`.
+        The definitions themselves, not copies: a tool that swaps a card's effect is seen."""
         sites = self.board.kind_of if self.board is not None else {}
-        for name in self.field_tables:
-            table = self.ns["_F_" + name]
-            table.update({k: d.get(name) for k, d in self.sym.definitions.items() if k not in sites})
+        self.ns["_CARDS"].update({k: d for k, d in self.sym.definitions.items() if k not in sites})
 
     def is_site_field(self, name: str) -> bool:
         """Whether some site of the board starts with a field of that name."""

@@ -1265,8 +1265,8 @@ def test_a_field_of_a_value_of_unknown_type_is_read_in_place_from_a_card_a_site_
     assert ":= _b_first(s, s.gv['things'])" in game.definition.actions["put"].effect.source
     state.apply("put(cell=a1)")
     assert state.gv["seen"] == (5, 0, 0, 2, None, 2, None)
-    table = game.definition.actions["put"].fast.__globals__["_F_worth"]  # the cards' fields, no site's
-    assert (table["gold"], table["lead"]) == (5, 0) and "b1" not in table
+    cards = game.definition.actions["put"].fast.__globals__["_CARDS"]  # the definitions themselves, no site
+    assert cards["gold"] is game.definition.sym.definitions["gold"] and "b1" not in cards
     plays_as_the_closures(tmp_path, monkeypatch, MIXED_FIELD_RULES, game, range(3))
 
 
