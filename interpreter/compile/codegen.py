@@ -119,8 +119,8 @@ _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
 _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
 # A value read twice as cheaply as once, the same both times: a bound name or a game variable.
-_TURN_VAR = re.compile(r"s\.tv\['\w+'\]\Z")  # a turn variable: read again as cheaply as a name
 _REREAD = re.compile(r"(v_\w+|b\['\w+'\]|s\.gv\['\w+'\])\Z")
+_TURN_VAR = re.compile(r"s\.tv\['\w+'\]\Z")  # a turn variable: read again as cheaply as a name
 
 
 def _over_a_few(node: n.Node, defs: Any) -> bool:

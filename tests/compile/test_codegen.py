@@ -1311,7 +1311,7 @@ def test_a_domain_of_distinct_cards_or_of_a_zones_bundles_is_not_deduplicated_an
     game = load_tiny(tmp_path, HAND_RULES, players=2)
     show, one = (game.definition.actions[a].fast.source for a in ("show", "one"))
     # distinct(...), the bundles of a zone and a choice of two lists of different values hold no repeats
-    assert "_b_distinct" not in show and show.count("_b_distinct") == one.count("_b_distinct(s, _b_") == 0
+    assert "_b_distinct" not in show and one.count("_b_distinct(") == 1  # the one the rule asks for
     assert "sum(s.zones[" in one  # the copies of the cards a zone holds, added up in place
     state = game.new_game(seed=1)
     assert [str(a) for a in state.legal_actions() if a.name == "one"] == ["one(card=a)", "one(card=c)"]
