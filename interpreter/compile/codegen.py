@@ -376,7 +376,8 @@ class SourceGen:
             "_count_pieces": count_pieces,
             "_Bundle": Bundle,
             "_PieceRef": PieceRef,
-            "_CARDS": {},  # the definitions read in place by name (see `fill_cards`)
+            "_SITES": frozenset(),  # the board's sites and
+            "_CARDS": {},  # the definitions read in place by name (both filled by `fill_names`)
             "_D": self.positional,
             "_resources": _resources,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
@@ -720,10 +721,8 @@ class SourceGen:
         record = f"s.pieces[{obj}][{name!r}]"
         if kind == "piece":  # from its record if it has the field, else its kind's definition
             return self.reads_state(f"({record} if {name!r} in s.pieces[{held}] else {slow})")
-        # A name: a site's fields as they are now, a card's from its definition (`fill_cards`), the
+        # A name: a site's fields as they are now, a card's from its definition (`fill_names`), the
         # likelier first; a piece from its record.
-        if "_SITES" not in self.ns:
-            self.ns["_SITES"] = frozenset(self.board.kind_of)
         site = f"s.sites[{obj}].get({name!r}) if {obj} in _SITES"
         card = f"_CARDS[{obj}].get({name!r}) if {obj} in _CARDS"
         tests = f"{site} else {card}" if self.is_site_field(name) else f"{card} else {site}"
@@ -745,11 +744,13 @@ class SourceGen:
         having = [name in (sym.definitions[k].get("fields") or {}) for k in sym.piece_kinds]
         return "all" if having and all(having) else "some" if any(having) else "none"
 
-    def fill_cards(self) -> None:
-        """Fill `_CARDS`, the definitions read in place by name (every card, and any other named definition
-        that is not a site), once they are all known: a name read before then is read through `_get_attr`.
-        The definitions themselves, not copies: a tool that swaps a card's effect is seen."""
+    def fill_names(self) -> None:
+        """Fill `_SITES` (the board's sites) and `_CARDS` (the definitions read in place by name: every card,
+        and any other named definition that is not a site) once they are all known: a name read before then
+        is read through `_get_attr`. The definitions themselves, not copies: a tool that swaps a card's
+        effect is seen."""
         sites = self.board.kind_of if self.board is not None else {}
+        self.ns["_SITES"] = frozenset(sites)
         self.ns["_CARDS"].update({k: d for k, d in self.sym.definitions.items() if k not in sites})
 
     def is_site_field(self, name: str) -> bool:
@@ -835,17 +836,14 @@ class SourceGen:
         return False
 
     def is_zone(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> bool:
-        """Whether a node surely reads a zone: its name, or a player's zone of that name."""
+        """Whether a node surely reads a zone (`ExprCompiler.a_zone`), as the source reads it: not a name the
+        source binds (a def's parameter), nor a player's field that is a variable first (`g_Attr`)."""
         sym = self.sym
-        if isinstance(node, n.Name):
-            return node.id in sym.zones and node.id not in scope and node.id not in local
-        return (
-            isinstance(node, n.Attr)
-            and node.name in sym.player_zones
-            and node.name not in sym.player_vars
-            and node.name not in sym.resources
-            and self.ex.type_of(node.obj, scope) == "player"
-        )
+        if isinstance(node, n.Name) and node.id in local:
+            return False
+        if isinstance(node, n.Attr) and (node.name in sym.player_vars or node.name in sym.resources):
+            return False
+        return bool(self.ex.a_zone(node, scope))
 
     def board_table_distinct(self, name: str) -> bool:
         """Whether each entry of one of the board's tables (`tiles_of`, ...) names every site once."""

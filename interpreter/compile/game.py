@@ -943,7 +943,7 @@ class GameCompiler:
         if self.coverage is not None:
             self.coverage.end_of_compile()
         if self.ex.gen is not None:
-            self.ex.gen.fill_cards()
+            self.ex.gen.fill_names()
         game = GameDef(
             id=game_id,
             name=str((d.get("game") or {}).get("name", game_id)),

@@ -45,6 +45,12 @@ def _seat(owner: Any) -> str:
     return "-" if owner is None else str(int(owner))
 
 
+def _finer_parts(kind: str, owner: Any) -> tuple[str, str, str]:
+    """The finer parts of `pieces` a piece of a kind and owner (a seat, or None) is in: its kind's, its
+    kind's of that owner (see OWNED) and its owner's."""
+    return (f"pieces.{kind}", f"pieces.{kind}@{_seat(owner)}", f"pieces@{_seat(owner)}")
+
+
 @dataclass(frozen=True)
 class ParamDef:
     name: str
@@ -266,11 +272,7 @@ class GameDef:
         owners: list[Any] = [*range(self.players), None]
         counted = self.counted_parts
         keys = {
-            (kind, owner): tuple(
-                part
-                for part in (f"pieces.{kind}", f"pieces.{kind}@{_seat(owner)}", f"pieces@{_seat(owner)}")
-                if part in counted
-            )
+            (kind, owner): tuple(part for part in _finer_parts(kind, owner) if part in counted)
             for kind in self.sym.piece_kinds
             for owner in owners
         }
@@ -306,15 +308,14 @@ class GameDef:
         """By the kind and owner a piece query asks for (None: any kind, `...`: any owner), the change
         counter of the pieces its answer lists: the finest counted one that covers them (`pieces` for an
         owner not in the game's seats)."""
-        counted = set(self.counters)
+        counted = self.counted_parts
         found: dict[tuple[Any, Any], str] = {(None, ...): "pieces"}
         for kind in self.sym.piece_kinds:
-            of_kind = f"pieces.{kind}" if f"pieces.{kind}" in counted else "pieces"
-            found[(kind, ...)] = of_kind
             for owner in [*range(self.players), None]:
-                of_both = f"pieces.{kind}@{_seat(owner)}"
+                of_kind, of_both, of_owner = _finer_parts(kind, owner)
+                of_kind = of_kind if of_kind in counted else "pieces"
+                found[(kind, ...)] = of_kind
                 found[(kind, owner)] = of_both if of_both in counted else of_kind
-                of_owner = f"pieces@{_seat(owner)}"
                 found[(None, owner)] = of_owner if of_owner in counted else "pieces"
         return found
 
