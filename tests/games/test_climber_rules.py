@@ -205,6 +205,7 @@ def test_the_first_season_starts_with_p1_holding_the_start_card(make_climber):
     table.play_until(lambda: table.phase == "main")
     assert table.to_move == P1
     assert table.hand(P1).count("start") == 1
+    assert table.season["starter"] == P1  # seen by all: the card went from the bench to the hand
 
 
 # ====================================================================== passing and resetting
@@ -413,6 +414,7 @@ def test_first_place_takes_the_start_card_and_opens_the_next_season(climber):
     assert climber.zone("bench", P3) == {"start": 1}
     climber.play_until(lambda: climber.phase == "main")
     assert climber.to_move == P3
+    assert climber.season["starter"] == P3
     assert climber.legal() == ["play(cards=1 start)"]
 
 
@@ -522,6 +524,7 @@ def test_season_1_is_standard_with_no_special_rule(climber):
         "climax": False,
         "transfer": False,
         "start_played": False,
+        "starter": P1,
     }
 
 
