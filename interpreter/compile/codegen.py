@@ -345,6 +345,10 @@ class SourceGen:
         # the names its comprehensions bind).
         self.inline_direct: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...], set[str]]] = {}
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
+        # Every def with generated source: name -> (body, scope, where, parameters), to compile it again for
+        # arguments of known types (`specialized`); and the versions being compiled (a def calling itself).
+        self.def_bodies: dict[str, tuple[n.Node, dict[str, Any], Where, tuple[str, ...]]] = {}
+        self.specializing: set[str] = set()
         self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         # While a comprehension's conditions are written: the names its loops bind (as source) and the
@@ -532,6 +536,30 @@ class SourceGen:
         found = f"({temp} := s._kept.get({name!r}, _NOTHING_KEPT).get({key}, _MISSING))"
         return f"({temp} if {found} is not _MISSING else {memoised})"
 
+    def specialized(self, name: str, typed: dict[str, Any]) -> str:
+        """The key in `_D` of the def compiled again for arguments of these types (a player, a piece, a site):
+        their fields are then read in place, as in a def written out. The def's own name when it has no
+        generated source, or it is being compiled (a def calling itself)."""
+        body = self.def_bodies.get(name)
+        if body is None:
+            return name
+        node, scope, where, params = body
+        key = f"{name}({', '.join(f'{p}: {typed[p]}' if p in typed else p for p in params)})"
+        if key in self.positional or key in self.specializing:
+            return key if key in self.positional else name
+        saved = self.subst, self.hoisting, self.in_iterable
+        self.subst, self.hoisting, self.in_iterable = {}, [], 0
+        self.specializing.add(key)
+        try:
+            fn = self.function(node, {**scope, **typed}, where, params)
+        finally:
+            self.subst, self.hoisting, self.in_iterable = saved
+            self.specializing.discard(key)
+        if fn is None:
+            return name
+        self.positional[key] = fn
+        return key
+
     def argument_types(self, name: str, args: tuple[n.Node, ...], scope: dict[str, Any]) -> dict[str, Any]:
         """The types a def's body written out in place may give its parameters: that of each argument that
         is a name of known type (a player, a piece, a site: never none), so their fields are read in place."""
@@ -583,17 +611,20 @@ class SourceGen:
         """In a comprehension's condition, a call of a built-in that mentions none of its loop names gives
         the same value at every item: it is worked out at the first item that asks for it and kept in a
         temporary for the others (`max(p.hand)` in `[c for c in cards if c >= max(p.hand)]`). Not one that
-        draws at random."""
+        draws at random. So is a field read with tests of the value's type (`turn.walker.site`)."""
         frame = self.hoisting[-1]
-        if (
-            frame is None
-            or not isinstance(node, n.Call)
+        if frame is None or frame[0].search(source):
+            return source
+        if isinstance(node, n.Attr):
+            if " if " not in source:  # read in place, as cheap as the test of a temporary
+                return source
+        elif (
+            not isinstance(node, n.Call)
             or not isinstance(node.func, n.Name)
             or node.func.id in self.sym.defs
             or node.func.id not in BUILTINS
             or node.func.id in _RANDOM_BUILTINS
             or not source.startswith("_b_")  # written as a direct read (`len(s.pieces)`): as cheap as a test
-            or frame[0].search(source)
         ):
             return source
         temp = f"_h{next(self.counter)}"
@@ -910,15 +941,16 @@ class SourceGen:
             # Called straight while the state may change (no memo then: effects, the flow), else memoised;
             # only one of the two calls runs, so each argument is still worked out once.
             listed = "".join(", " + a for a in args)
-            direct = f"_D[{name!r}](s{listed})"
+            fn = repr(self.specialized(name, typed) if typed else name)
+            direct = f"_D[{fn}](s{listed})"
             if name in self.inline_direct:
                 direct = self.written_out_direct(name, args, typed) or direct
                 if name in self.few_loops:  # cheaper to work out again than to look up in the memo
                     return direct
-            if len(args) == 1:
-                memoised = f"_call1(s, {name!r}, _D[{name!r}], {args[0]})"
+            if len(args) == 1:  # remembered under the def's name: each version gives the same results
+                memoised = f"_call1(s, {name!r}, _D[{fn}], {args[0]})"
             else:
-                memoised = f"_call(s, {name!r}, _D[{name!r}]{listed})"
+                memoised = f"_call(s, {name!r}, _D[{fn}]{listed})"
             memoised = self.kept_first(name, node.args, args, scope, memoised)
             return f"({direct} if s._memo is None else {memoised})"
         if name not in BUILTINS:

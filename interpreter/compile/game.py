@@ -383,6 +383,7 @@ class GameCompiler:
                 self.defs[name] = _by_name(fast, params)
                 node = self.ex.parse_at(body, ("defs", key))
                 if node is not None:
+                    self.ex.gen.def_bodies[name] = (node, scope, Where(self.index, where, node.pos), params)
                     self.ex.gen.offer_inline(name, node, scope, params)
                     if not params and self.ex.gen.surely_distinct(node, scope, set()):
                         self.ex.gen.distinct_defs.add(name)  # its calls need no `distinct`

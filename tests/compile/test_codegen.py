@@ -763,9 +763,10 @@ flow:
 def test_a_def_with_a_comprehension_is_written_out_in_an_effect_only_where_no_name_is_captured(tmp_path):
     game = load_tiny(tmp_path, HYGIENE_RULES, players=2)
     source = game.definition.actions["go"].effect.source
-    # same(cells, c) inside a comprehension over c: its body binds c too, so it stays a call; hides(c)
-    # binds its own parameter: a call too; row_mates('a1') is written out.
-    assert "_D['same'](s, _k" in source and "_D['hides'](s, 'a1')" in source
+    # same(cells, c) inside a comprehension over c: its body binds c too, so it stays a call (of its
+    # version for a site, as c is one); hides(c) binds its own parameter: a call too; row_mates('a1') is
+    # written out.
+    assert "_D['same(l, x: site)'](s, _k" in source and "_D['hides'](s, 'a1')" in source
     assert "_D['row_mates']" not in source.split(" if s._memo is None else ")[2]
     state = game.new_game(seed=1)
     state.apply("go")
@@ -1330,3 +1331,77 @@ def test_a_domain_of_distinct_cards_or_of_a_zones_bundles_is_not_deduplicated_an
     state.apply("show(cards=1 a + 1 c, way=any)")
     assert state.gv["sizes"] == (2, 4, 0, 1) and state.gv["most"] == 4
     plays_as_the_closures(tmp_path, monkeypatch, HAND_RULES, game, range(4))
+
+
+TYPED_DEF_RULES = """
+game: {name: Typed, players: {min: 2, max: 2}}
+components:
+  card_fields: {worth: 0}
+  cards: {gold: {worth: 5}, lead: {worth: 1}, tin: {worth: 2}}
+  zones:
+    deck: {fill: "[gold, lead, tin]"}
+    hand: {per: player}
+  pieces: {pawn: {supply: 2}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  player: {gold: 0}
+  turn: {walker: none}
+defs:
+  # A comprehension: not written out where a memo is kept (the listings), so called with its argument.
+  worthy(p): "count([c for c in p.hand if c.worth > p.gold]) >= 1"
+setup:
+  - for: p in players
+    do: [place pawn at a1 for p]
+actions:
+  take:
+    params: {card: distinct(deck)}
+    effect: [move card card from deck to me.hand]
+  spend:
+    when: worthy(me)
+    effect: [me.gold += 2]
+  walk:
+    params:
+      to: "[c for c in cells if c != turn.walker.site and len(pieces_at(c)) < 2]"
+    effect: [move piece turn.walker to to]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(deck) == 0 and all(not worthy(p) for p in players)
+    do:
+      - step: ["set turn.walker = first(pieces('pawn', owner=me))"]
+      - choose: [take, spend, walk]
+"""
+
+
+def test_a_def_given_a_player_runs_a_version_compiled_for_a_player(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, TYPED_DEF_RULES, players=2)
+    source = game.definition.actions["spend"].fast.source
+    assert "_D['worthy(p: player)']" in source  # the version for a player, remembered under the def's name
+    assert "_call1(s, 'worthy', _D['worthy(p: player)'], v_me)" in source
+    typed = game.definition.actions["spend"].fast.__globals__["_D"]["worthy(p: player)"]
+    assert "s.pv[v_p]['gold']" in typed.source and "_get_attr(s, v_p" not in typed.source
+    assert "s.zones[" in typed.source  # the hand, in place
+    state = game.new_game(seed=1)
+    assert "spend" not in [str(a) for a in state.legal_actions()]  # an empty hand: nothing worth more
+    state.apply("take(card=lead)")
+    state.apply("take(card=tin)")
+    assert "spend" in [str(a) for a in state.legal_actions()]  # p1 holds lead, worth 1 > 0 gold
+    state.apply("spend")
+    state.apply("take(card=gold)")
+    assert state.pv[0]["gold"] == 2 and "spend" not in [str(a) for a in state.legal_actions()]
+    plays_as_the_closures(tmp_path, monkeypatch, TYPED_DEF_RULES, game, range(1, 6))
+
+
+def test_a_field_of_a_turn_variable_in_a_comprehensions_condition_is_read_once(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, TYPED_DEF_RULES, players=2)
+    source = game.definition.actions["walk"].fast.source
+    # the walker's type is told as the game runs: its site is read with tests, once for all the cells
+    assert source.count("s.tv['walker']]['site']") == 1 and ":= _UNSET" in source
+    state = game.new_game(seed=1)
+    assert sorted(str(a) for a in state.legal_actions() if a.name == "walk") == ["walk(to=b1)", "walk(to=c1)"]
+    state.apply("walk(to=c1)")
+    assert sorted(str(a) for a in state.legal_actions() if a.name == "walk") == ["walk(to=b1)", "walk(to=c1)"]
+    state.apply("walk(to=c1)")  # both pawns at c1: full
+    assert sorted(str(a) for a in state.legal_actions() if a.name == "walk") == ["walk(to=a1)", "walk(to=b1)"]
+    plays_as_the_closures(tmp_path, monkeypatch, TYPED_DEF_RULES, game, range(1, 6))
