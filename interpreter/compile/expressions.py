@@ -52,8 +52,6 @@ _CMPOPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 _AGGREGATES = {"any", "all", "sum", "count", "min", "max", "first", "distinct", "sorted", "len", "size"}
 
-# A search over a metric reads whatever its rules read: any part.
-_ALL_PARTS = {"pv", "res", "gv", "tv", "sv", "pieces", "zones", "sites", "awards"}
 # The parts of a state each built-in reads, so a value is recomputed only when one of them changed.
 BUILTIN_READS = {
     "pieces": {"pieces"},
@@ -67,7 +65,7 @@ BUILTIN_READS = {
 }
 # Built-ins measuring over the board, and where their metric's name goes: without a metric they read only
 # the board (which never changes), with a named one what that metric's rules read (`metric:NAME`, worked
-# out when the metrics are compiled), with a metric computed in play any part.
+# out when the metrics are compiled), with a metric computed in play what any metric's rules read.
 _METRIC_ARG = {"within": 2, "distance": 2, "path": 2, "components": 1}
 _MISSING = object()
 
@@ -82,7 +80,7 @@ def metric_reads(node: n.Call, at: int) -> set[str]:
         return set()
     if isinstance(metric, n.StrLit):
         return {"metric:" + metric.value}
-    return set(_ALL_PARTS)
+    return {"metric:*"}  # a name worked out in play: one of the rule file's metrics (any other fails)
 
 
 def const(value: Any) -> Fn:
@@ -352,10 +350,12 @@ class ExprCompiler:
         return lambda s, b: get_attr(s, obj(s, b), name)
 
     def field_reads(self, name: str) -> set[str]:
-        """What reading the field `name` of a value of unknown type may read: a piece's or a site's field,
-        and a player's only when players have a field of that name (a definition's fields never change)."""
+        """What reading the field `name` of a value of unknown type may read: a piece's or a site's field
+        (the marker `field:NAME`, which the game's compiler resolves once every statement is compiled, to the
+        parts of the kinds of things that have or are given such a field), and a player's only when players
+        have a field of that name (a definition's fields never change)."""
         sym = self.sym
-        reads = {"pieces", "sites"}
+        reads = {f"field:{name}"}
         if name in sym.player_fields():
             reads.add(sym.player_part(name))
         return reads

@@ -41,6 +41,7 @@ from meeple.rules.loader import SourceIndex
 
 _DEF_HEAD = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([\w\s,]*)\)\s*$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
+_PIECE_FIELDS = frozenset({"kind", "owner", "site"})  # in every piece's record
 TURN_ORDERS = ("clockwise", "counterclockwise", "snake", "none", "round_robin")
 BUILT_IN_SCOPES = ("game", "player", "turn")
 FAMILY_KEYS = ("for", "name", "count", "doc", "guess")
@@ -76,6 +77,8 @@ class GameCompiler:
         self.def_reads: dict[str, set[str]] = {}
         self.metric_reads: dict[str, set[str]] = {}  # metric -> what its `enter` and `blocked` read
         self.expanded: dict[str, set[str]] = {}  # a def marker -> what it reads through the defs it calls
+        self.field_parts_of: dict[str, set[str]] = {}  # a field's name -> the parts it may be read from
+        self.board: Any = None  # the compiled board, once known
         # action -> what listing its legal bindings reads: its domains, conditions and cost (`kept_listings`)
         self.listing_reads: dict[str, set[str]] = {}
         self.ex = ExprCompiler(self.sym, self.sink, self.defs)
@@ -447,10 +450,41 @@ class GameCompiler:
         return True
 
     def marked_reads(self, item: str) -> set[str] | None:
-        """What a `def:NAME`, `def:NAME(ARGS)` or `metric:NAME` marker stands for (in the def's own names);
-        None when that is not known."""
+        """What a `def:NAME`, `def:NAME(ARGS)`, `metric:NAME` (`metric:*`: any metric), or `field:NAME`
+        marker stands for (in the def's own names); None when that is not known."""
         kind, _, name = item.partition(":")
+        if kind == "field":
+            return self.field_parts(name)
+        if kind == "metric" and name == "*":  # a metric named in play: what any of them reads
+            return set().union(*self.metric_reads.values())
         return (self.def_reads if kind == "def" else self.metric_reads).get(name.split("(", 1)[0])
+
+    def field_parts(self, name: str) -> set[str]:
+        """The parts of a state a field of that name of a value of unknown type may be read from: the
+        pieces when a piece's record has it (every piece's kind, owner and site, or a field some kind of
+        piece starts with), the sites when some site starts with it, and both when a statement sets a field
+        of that name. A field of a card alone is in its definition, which never changes: no part. Asked
+        once every statement played is compiled (those of the set-up run before any result is kept)."""
+        found = self.field_parts_of.get(name)
+        if found is None:
+            sym = self.sym
+            set_anywhere = any(set_name == name for set_name, _, _ in self.ex.field_sets)
+            piece = name in _PIECE_FIELDS or any(
+                name in ((sym.definitions.get(k) or {}).get("fields") or {}) for k in sym.piece_kinds
+            )
+            laid = (self.data.get("board") or {}).get("layout") or []  # fields dealt to sites at the start
+            site = (
+                self.board is None
+                or any(name in fields for fields in self.board.site_fields.values())
+                or any(isinstance(step, dict) and step.get("set") == name for step in laid)
+            )
+            found = set()
+            if piece or set_anywhere:
+                found.add("pieces")
+            if site or set_anywhere:
+                found.add("sites")
+            self.field_parts_of[name] = found
+        return found
 
     def parts_read(self, reads: set[str], keep: str | None = None) -> set[str] | None:
         """The parts of a state these reads come to, through every def they call; None if one is unknown.
@@ -900,7 +934,7 @@ class GameCompiler:
     def compile(self, game_id: str, players: int, options: dict[str, Any]) -> GameDef:
         d = self.data
         self.symbols(players, options)
-        board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
+        board = self.board = compile_board(d.get("board") or {}, ("board",), self.sink, options)
         if self.ex.gen is not None:
             self.ex.gen.board = board
         self.sym.constants.update({k: list(v) for k, v in board.collections.items()})

@@ -656,7 +656,7 @@ def test_a_def_measuring_by_a_metric_is_kept_while_what_the_metric_reads_is_unch
     kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
     assert kept["near"] == ()  # steps on the board alone, which never changes
     assert kept["reach"] == ("gv", "pieces")  # what the metric's `enter` and `blocked` read
-    assert len(kept["by_name"]) == 9  # a metric named in play: any part
+    assert kept["by_name"] == ("gv", "pieces")  # a metric named in play: what any metric reads
     state = game.new_game(seed=1)
     assert [str(a) for a in state.legal_actions() if a.name == "put"] == [
         f"put(cell={c})" for c in "a1 b1 c1".split()
@@ -1405,3 +1405,66 @@ def test_a_field_of_a_turn_variable_in_a_comprehensions_condition_is_read_once(t
     state.apply("walk(to=c1)")  # both pawns at c1: full
     assert sorted(str(a) for a in state.legal_actions() if a.name == "walk") == ["walk(to=a1)", "walk(to=b1)"]
     plays_as_the_closures(tmp_path, monkeypatch, TYPED_DEF_RULES, game, range(1, 6))
+
+
+FIELD_PARTS_RULES = """
+game: {name: Fields, players: {min: 2, max: 2}}
+components:
+  card_fields: {days: 0}
+  cards: {sun: {days: 2}, rain: {days: 1}}
+  zones:
+    forecast: {fill: "[sun, rain]"}
+  pieces: {pawn: {supply: 4, fields: {tired: 0}}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {day: 0}
+setup:
+  - for: c in cells
+    do: ["set c.mud = c.x"]
+defs:
+  # Of a value of unknown type, a field only cards have (their definitions never change), one of the
+  # sites' (a statement sets it), and one pieces start with.
+  days_left(t): "t.days - day"
+  muddy(x): "x.mud > 0"
+  tired(x): "x.tired > 0"
+actions:
+  wait:
+    params: {t: "[t for t in distinct(forecast) if days_left(t) > 0]"}
+    effect: [day += 1]
+  walk:
+    params: {cell: "[c for c in cells if not muddy(c) or len(pieces_at(c)) == 0]"}
+    effect:
+      - place pawn at cell for me
+      - set cell.mud = cell.mud + 1
+  rest:
+    params: {pawn: "[x for x in pieces('pawn') if not tired(x)]"}
+    effect: ["set pawn.tired = 1"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: day >= 2 or len(pieces()) >= 4
+    do: [{choose: [wait, walk, rest]}]
+"""
+
+
+def test_a_field_of_a_value_of_unknown_type_is_read_from_the_parts_that_have_or_set_it(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, FIELD_PARTS_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    # days: only cards have it; mud: sites start with it (the set-up) and a statement sets it; tired: a
+    # piece's, and set by a statement, which might set it on a site as well
+    assert kept["days_left"] == ("gv",)
+    assert kept["muddy"] == ("pieces", "sites")
+    assert kept["tired"] == ("pieces", "sites")
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions() if a.name == "wait"] == ["wait(t=rain)", "wait(t=sun)"]
+    results = state._kept["days_left"]
+    state.apply("walk(cell=b1)")  # a piece placed and a site's field set: days_left's results stay
+    assert [str(a) for a in state.legal_actions() if a.name == "wait"] == ["wait(t=rain)", "wait(t=sun)"]
+    assert state._kept["days_left"] is results
+    # b1 was muddy and now holds a pawn: only the cells without one or without mud are offered
+    assert [str(a) for a in state.legal_actions() if a.name == "walk"] == ["walk(cell=a1)", "walk(cell=c1)"]
+    state.apply("wait(t=sun)")  # the day changes: worked out again
+    assert [str(a) for a in state.legal_actions() if a.name == "wait"] == ["wait(t=sun)"]
+    assert state._kept["days_left"] is not results
+    plays_as_the_closures(tmp_path, monkeypatch, FIELD_PARTS_RULES, game, range(1, 6))
