@@ -927,6 +927,10 @@ class SourceGen:
             and not node.kwargs
             and isinstance(node.args[0], n.ListComp)
         ):  # the comprehension it is given may loop over a zone unsorted
+            if name != "min" and name != "max":
+                counted = self.counted_in_zone(node.args[0], scope, local)
+                if counted is not None:
+                    return counted
             args = [self.g_ListComp(node.args[0], scope, local, any_order=True)]
         else:
             args = [self.gen(a, scope, local) for a in node.args]
@@ -1160,6 +1164,42 @@ class SourceGen:
             return self.with_temporaries(temps, f"next((False {clauses} if not ({elt})), True)")
         elt, clauses, temps = self.comprehension_parts(node.elt, node.comps, scope, local, name in _ORDERLESS)
         return self.with_temporaries(temps, f"_b_{name}(s, ({elt} {clauses}))")
+
+    def counted_in_zone(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str | None:
+        """`count([x for x in zone if …])` as the sum of the copies of each card that passes, read off the
+        zone's (card, copies) pairs: no list of units made. Only for one loop whose items are themselves
+        the list's (nothing else worked out for each), over a zone; None for any other."""
+        if len(node.comps) != 1:
+            return None
+        comp = node.comps[0]
+        if (
+            len(comp.names) != 1
+            or not isinstance(node.elt, n.Name)
+            or node.elt.id != comp.names[0]
+            or not self.is_zone(comp.iter, scope, local)
+        ):
+            return None
+        name = comp.names[0]
+        _identifiers([name])
+        self.dynamic += 1
+        self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
+        self.in_iterable += 1
+        try:
+            zone = self.gen(comp.iter, scope, local)
+        finally:
+            self.hoisting.pop()
+            self.in_iterable -= 1
+        inner_scope = {**scope, name: self.ex.element_type(comp.iter, scope)}
+        frame: tuple[re.Pattern[str], list[str]] = (re.compile(rf"\bv_{name}\b"), [])
+        self.hoisting.append(frame)
+        try:
+            conds = "".join(f" if {self.gen(c, inner_scope, local | {name})}" for c in comp.conds)
+        finally:
+            self.hoisting.pop()
+        copies = f"_n{next(self.counter)}"
+        return self.with_temporaries(
+            frame[1], f"sum([{copies} for v_{name}, {copies} in {zone}.items(){conds}])"
+        )
 
     def g_ListComp(
         self, node: n.ListComp, scope: dict[str, Any], local: set[str], any_order: bool = False

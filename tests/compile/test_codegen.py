@@ -1043,7 +1043,9 @@ def test_a_count_or_least_of_a_zones_cards_loops_over_them_unsorted_and_counts_e
     tmp_path, monkeypatch
 ):
     game = load_tiny(tmp_path, ORDERLESS_RULES, players=2)
-    assert game.definition.actions["take"].effect.source.count("_units_held(") == 2
+    effect = game.definition.actions["take"].effect.source
+    # the count adds up the copies of the cards that pass (no units listed); the least loops unsorted
+    assert "sum([_n" in effect and ".items() if (v_x >= 'b')" in effect and effect.count("_units_held(") == 1
     state = game.new_game(seed=1)
     # p1 takes b, b and c (two copies of b), p2 takes a twice; each count is of the taker's hand
     for card, counted, least in [("b", 1, "b"), ("a", 0, None), ("b", 2, "b"), ("a", 0, None), ("c", 3, "b")]:
@@ -1468,3 +1470,49 @@ def test_a_field_of_a_value_of_unknown_type_is_read_from_the_parts_that_have_or_
     assert [str(a) for a in state.legal_actions() if a.name == "wait"] == ["wait(t=sun)"]
     assert state._kept["days_left"] is not results
     plays_as_the_closures(tmp_path, monkeypatch, FIELD_PARTS_RULES, game, range(1, 6))
+
+
+COUNTED_RULES = """
+game: {name: Counted, players: {min: 2, max: 2}}
+components:
+  cards:
+    a: {family: hand, count: 2}
+    b: {family: hand}
+    c: {family: hand, count: 3}
+  zones:
+    deck: {per: player, fill: hand}
+    pool: {}
+vars:
+  game: {seen: []}
+actions:
+  give:
+    params: {card: "[x for x in distinct(me.deck) if count([y for y in me.deck if y >= x]) >= 3]"}
+    effect:
+      - move card card from me.deck to pool
+      - "set seen = seen + [count([y for y in me.deck if y != 'b']), len([y for y in pool if y == card])]"
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(pool) >= 5
+    do: [{choose: [give]}]
+"""
+
+
+def test_a_count_of_a_zones_cards_that_pass_a_test_adds_up_their_copies_without_listing_them(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, COUNTED_RULES, players=2)
+    give = game.definition.actions["give"]
+    assert ".items() if (v_y >= v_x)" in give.fast.source and "_units_held" not in give.fast.source
+    state = game.new_game(seed=1)
+    # 6 cards: 2 a, 1 b, 3 c; at or after a: 6, after b: 4, after c: 3
+    assert [str(a) for a in state.legal_actions()] == ["give(card=a)", "give(card=b)", "give(card=c)"]
+    state.apply("give(card=a)")
+    assert state.gv["seen"] == (4, 1)  # 1 a and 3 c left (not b); 1 a in the pool
+    state.apply("give(card=c)")  # p2: 2 a and 2 c left
+    state.apply("give(card=a)")  # p1's last a: none left of it, and only b and 3 c at or after it
+    assert state.gv["seen"] == (4, 1, 4, 1, 3, 2)
+    # p2 holds 2 a, b and 2 c: only 2 cards at or after c
+    assert [str(a) for a in state.legal_actions()] == ["give(card=a)", "give(card=b)"]
+    plays_as_the_closures(tmp_path, monkeypatch, COUNTED_RULES, game, range(4))
