@@ -285,10 +285,50 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
     key = ("groups", by, max, held)
     found = cache.get(key)
     if found is None:
-        definitions = s.game.sym.definitions
-        values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
-        found = _remember(cache, key, _groups(cache, held, values, max))
+        counts = dict(held)
+        found = _within_recent(cache, ("groups", by, max), counts)
+        if found is None:
+            definitions = s.game.sym.definitions
+            values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
+            found = _groups(cache, held, values, max)
+        _remember(cache, key, found)
+        _note_recent(cache, ("groups", by, max), counts, found)
     return list(found)
+
+
+_RECENT = 6  # the last answers of `groups` or `runs` (of one kind) searched for a hand holding this one
+
+
+def _within_recent(
+    cache: dict[Any, Any], kind: tuple[Any, ...], counts: dict[str, int]
+) -> list[Bundle] | None:
+    """The answer for the cards `counts` from a recent answer for cards holding them all (a hand before a
+    play from it): of the handfuls of those cards, the ones these cards still hold, in the same order. Every
+    group or run of a hand's cards is one of a hand holding them, and of those, the ones it holds; the
+    answers are in one order by size and cards, which leaving some out keeps. None when no recent hand
+    holds them all."""
+    keys = counts.keys()
+    for before, answer in reversed(cache.get(("recent", *kind), ())):
+        if len(before) < len(counts) or not keys <= before.keys():
+            continue
+        if any(before[k] < n for k, n in counts.items()):
+            continue
+        fewer = [k for k, n in counts.items() if before[k] > n]  # kinds of which some copies are gone
+        if not fewer:  # only whole kinds gone: a handful is held when each of its kinds is
+            return [b for b in answer if b._d.keys() <= keys]
+        return [b for b in answer if b._d.keys() <= keys and all(b._d.get(k, 0) <= counts[k] for k in fewer)]
+    return None
+
+
+def _note_recent(
+    cache: dict[Any, Any], kind: tuple[Any, ...], counts: dict[str, int], answer: list[Bundle]
+) -> None:
+    recent = cache.get(("recent", *kind))
+    if recent is None:
+        recent = cache[("recent", *kind)] = []
+    recent.append((counts, answer))
+    if len(recent) > _RECENT:
+        del recent[0]
 
 
 _NO_FIELDS: dict[str, Any] = {}
@@ -376,9 +416,14 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     key = ("runs", by, within, min, max, held)
     found = cache.get(key)
     if found is None:
-        fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
-        info = [(f.get(by), _as_values(f.get(within))) for f in fields]
-        found = _remember(cache, key, _runs(cache, held, info, min, max))
+        names = dict.fromkeys(held, 1)  # a run takes one card of a kind: its copies make no other
+        found = _within_recent(cache, ("runs", by, within, min, max), names)
+        if found is None:
+            fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
+            info = [(f.get(by), _as_values(f.get(within))) for f in fields]
+            found = _runs(cache, held, info, min, max)
+        _remember(cache, key, found)
+        _note_recent(cache, ("runs", by, within, min, max), names, found)
     return list(found)
 
 

@@ -351,3 +351,51 @@ def test_distinct_of_bundles_is_bundles_without_repeats_in_first_seen_order(sour
     assert distinct(None, found) == expected
     assert distinct(None, bundles_of(None, source, most)) == expected  # the cached list is unchanged
     assert all(1 <= b.total <= most for b in expected)
+
+
+@PROPERTY
+@given(held=HANDS, data=st.data(), limit=st.none() | st.integers(min_value=1, max_value=4))
+def test_a_hand_after_a_play_gets_the_answer_worked_out_afresh_from_the_hand_before_it(
+    state: meeple.State, held: dict[str, int], data: st.DataObject, limit: int | None
+) -> None:
+    # After a play, a hand is held within the hand before it: its groups and runs are those of the hand
+    # before that it still holds, which must be exactly (and in the order of) the ones worked out afresh.
+    after = {k: data.draw(st.integers(min_value=0, max_value=n)) for k, n in held.items()}
+    after = {k: n for k, n in after.items() if n}
+    combos = state.game.card_combos
+    combos.clear()
+    fresh = groups(state, after, "number", limit), runs(state, after, "number", "colours")
+    combos.clear()
+    groups(state, held, "number", limit)
+    runs(state, held, "number", "colours")
+    assert groups(state, after, "number", limit) == fresh[0]
+    assert runs(state, after, "number", "colours") == fresh[1]
+    assert [str(b) for b in runs(state, after, "number", "colours")] == [str(b) for b in fresh[1]]
+
+
+def test_a_hand_after_a_play_is_answered_from_the_hand_before_it(
+    state: meeple.State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state.game.card_combos.clear()
+    before = hand("red_1", "red_2", "red_3", "green_3", "wild_4", "clear_2", "clear_2")
+    groups(state, before, "number")
+    runs(state, before, "number", "colours")
+    worked_out = []
+    monkeypatch.setattr(builtins, "_groups", lambda *a: worked_out.append("groups") or [])
+    monkeypatch.setattr(builtins, "_runs", lambda *a: worked_out.append("runs") or [])
+    after = hand("red_1", "red_2", "red_3", "clear_2")  # green_3, wild_4 and a clear_2 played
+    assert [str(b) for b in groups(state, after, "number")] == [
+        "1 clear_2",
+        "1 red_1",
+        "1 red_2",
+        "1 red_3",
+        "1 clear_2 + 1 red_2",
+    ]
+    assert [str(b) for b in runs(state, after, "number", "colours")] == [
+        "1 red_1 + 1 red_2",
+        "1 red_2 + 1 red_3",
+        "1 red_1 + 1 red_2 + 1 red_3",
+    ]
+    assert worked_out == []  # both from the answers for the hand before
+    groups(state, hand("red_4"), "number")  # a card the hand before did not hold: worked out
+    assert worked_out == ["groups"]
