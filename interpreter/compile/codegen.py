@@ -186,6 +186,7 @@ def index_value(container: Any, key: Any) -> Any:
 
 
 MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound cannot exhaust memory
+_SMALL_INT = 1000  # a literal bound of a range looped over as Python's (`SourceGen.loop_range`)
 
 
 def only_fields_of(source: str, name: str) -> bool:
@@ -1019,7 +1020,9 @@ class SourceGen:
             self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
             self.in_iterable += 1
             try:
-                it = self.gen(comp.iter, inner_scope, inner_local)
+                it = self.loop_range(comp.iter, inner_scope, inner_local) or self.gen(
+                    comp.iter, inner_scope, inner_local
+                )
             finally:
                 self.hoisting.pop()
                 self.in_iterable -= 1
@@ -1253,6 +1256,33 @@ class SourceGen:
 
     def g_Neg(self, node: n.Neg, scope: dict[str, Any], local: set[str]) -> str:
         return f"(-{self.gen(node.operand, scope, local)})"
+
+    def loop_range(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> str | None:
+        """A range looped over whose bounds are surely whole numbers no bigger than some list's length
+        (`0..len(columns) - 1`): Python's `range`, made as it is looped over, not a list checked for its
+        size (`_range`). None for any other node, or a range of constants (worked out once as it is)."""
+        if not isinstance(node, n.RangeLit) or not (self.small_int(node.start) and self.small_int(node.stop)):
+            return None
+        if isinstance(node.start, n.IntLit) and isinstance(node.stop, n.IntLit):
+            return None
+        start, stop = self.gen(node.start, scope, local), self.gen(node.stop, scope, local)
+        return self.reads_state(f"range({start}, {stop} + 1)")
+
+    def small_int(self, node: n.Node) -> bool:
+        """Whether a node is surely a whole number within a list's length or so: a literal, the size of
+        something (`len`, `count`, `size`), or a sum or difference of those."""
+        if isinstance(node, n.IntLit):
+            return abs(node.value) <= _SMALL_INT
+        if isinstance(node, n.BinOp) and node.op in ("+", "-"):
+            return self.small_int(node.left) and self.small_int(node.right)
+        return (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id in ("len", "count", "size")
+            and node.func.id not in self.sym.defs
+            and len(node.args) == 1
+            and not node.kwargs
+        )
 
     def g_RangeLit(self, node: n.RangeLit, scope: dict[str, Any], local: set[str]) -> str:
         return f"_range({self.gen(node.start, scope, local)}, {self.gen(node.stop, scope, local)})"

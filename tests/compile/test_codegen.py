@@ -1516,3 +1516,39 @@ def test_a_count_of_a_zones_cards_that_pass_a_test_adds_up_their_copies_without_
     # p2 holds 2 a, b and 2 c: only 2 cards at or after c
     assert [str(a) for a in state.legal_actions()] == ["give(card=a)", "give(card=b)"]
     plays_as_the_closures(tmp_path, monkeypatch, COUNTED_RULES, game, range(4))
+
+
+RANGE_RULES = """
+game: {name: Ranges, players: {min: 2, max: 2}}
+vars:
+  game: {row: [5, 6, 7], far: 3, picked: []}
+actions:
+  take:
+    params: {i: "[i for i in 0..len(row) - 1 if row[i] > 5]"}
+    effect: ["set picked = picked + [row[i]]"]
+  skip:
+    params: {i: "[i for i in 1..far if i > 1]"}
+    effect: ["set far = far - 1"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(picked) >= 2 or far < 2
+    do: [{choose: [take, skip]}]
+"""
+
+
+def test_a_range_looped_over_up_to_a_size_is_pythons_and_one_up_to_a_variable_is_checked(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, RANGE_RULES, players=2)
+    take, skip = (game.definition.actions[a].fast.source for a in ("take", "skip"))
+    assert "in range(0, (_b_len(s, s.gv['row']) - 1) + 1)" in take and "_range(" not in take
+    assert "_range(1, s.gv['far'])" in skip  # a variable could hold anything: its bound is checked
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["take(i=1)", "take(i=2)", "skip(i=2)", "skip(i=3)"]
+    state.gv["far"] = 10**6  # past the bound a range may have, as a mistyped rule might make it
+    state.forget()
+    with pytest.raises(RuleRuntimeError, match="has more than"):
+        state.legal_actions()
+    plays_as_the_closures(tmp_path, monkeypatch, RANGE_RULES, game, range(1, 4))
