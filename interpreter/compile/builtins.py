@@ -285,14 +285,14 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
     key = ("groups", by, max, held)
     found = cache.get(key)
     if found is None:
-        counts = dict(held)
-        found = _within_recent(cache, ("groups", by, max), counts)
+        counts, kind = dict(held), key[:3]
+        found = _within_recent(cache, kind, counts)
         if found is None:
             definitions = s.game.sym.definitions
             values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
             found = _groups(cache, held, values, max)
         _remember(cache, key, found)
-        _note_recent(cache, ("groups", by, max), counts, found)
+        _note_recent(cache, kind, counts, found)
     return list(found)
 
 
@@ -416,14 +416,14 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     key = ("runs", by, within, min, max, held)
     found = cache.get(key)
     if found is None:
-        names = dict.fromkeys(held, 1)  # a run takes one card of a kind: its copies make no other
-        found = _within_recent(cache, ("runs", by, within, min, max), names)
+        names, kind = dict.fromkeys(held, 1), key[:5]  # a run takes one card of a kind, not its copies
+        found = _within_recent(cache, kind, names)
         if found is None:
             fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
             info = [(f.get(by), _as_values(f.get(within))) for f in fields]
             found = _runs(cache, held, info, min, max)
         _remember(cache, key, found)
-        _note_recent(cache, ("runs", by, within, min, max), names, found)
+        _note_recent(cache, kind, names, found)
     return list(found)
 
 

@@ -189,6 +189,12 @@ MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound canno
 _SMALL_INT = 1000  # a literal bound of a range looped over as Python's (`SourceGen.loop_range`)
 
 
+def _loop_frame(names: list[str]) -> tuple[re.Pattern[str], list[str]]:
+    """A hoisting frame (`SourceGen.hoisting`) for the conditions of loops binding these names: a pattern
+    telling a source that mentions one of them, and the temporaries hoisted so far."""
+    return re.compile(r"\b(?:" + "|".join(f"v_{nm}" for nm in names) + r")\b"), []
+
+
 def only_fields_of(source: str, name: str) -> bool:
     """Whether a loop variable is read in `source` only as `s.pieces[name]`: a piece's record, looked up by
     its id, so iterating the ids themselves gives the same values without making references."""
@@ -546,8 +552,10 @@ class SourceGen:
             return name
         node, scope, where, params = body
         key = f"{name}({', '.join(f'{p}: {typed[p]}' if p in typed else p for p in params)})"
-        if key in self.positional or key in self.specializing:
-            return key if key in self.positional else name
+        if key in self.positional:
+            return key
+        if key in self.specializing:  # a def calling itself: its own name, as it is being compiled
+            return name
         saved = self.subst, self.hoisting, self.in_iterable
         self.subst, self.hoisting, self.in_iterable = {}, [], 0
         self.specializing.add(key)
@@ -1012,20 +1020,9 @@ class SourceGen:
         parts = []  # each clause as (its loop name or None, `for … in `, iterable, site or None, `if …`s)
         loop_names = [nm for comp in comps for nm in comp.names]
         _identifiers(loop_names)
-        frame: tuple[re.Pattern[str], list[str]] = (
-            re.compile(r"\b(?:" + "|".join(f"v_{nm}" for nm in loop_names) + r")\b"),
-            [],
-        )
+        frame = _loop_frame(loop_names)
         for comp in comps:
-            self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
-            self.in_iterable += 1
-            try:
-                it = self.loop_range(comp.iter, inner_scope, inner_local) or self.gen(
-                    comp.iter, inner_scope, inner_local
-                )
-            finally:
-                self.hoisting.pop()
-                self.in_iterable -= 1
+            it = self.iterable_source(comp.iter, inner_scope, inner_local)
             t = self.ex.element_type(comp.iter, inner_scope)
             for nm in comp.names:
                 inner_scope[nm] = t
@@ -1168,6 +1165,17 @@ class SourceGen:
         elt, clauses, temps = self.comprehension_parts(node.elt, node.comps, scope, local, name in _ORDERLESS)
         return self.with_temporaries(temps, f"_b_{name}(s, ({elt} {clauses}))")
 
+    def iterable_source(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> str:
+        """The source of a comprehension's iterable (a range of small bounds as Python's, `loop_range`),
+        where no call may be hoisted: Python allows no `:=` there."""
+        self.hoisting.append(None)
+        self.in_iterable += 1
+        try:
+            return self.loop_range(node, scope, local) or self.gen(node, scope, local)
+        finally:
+            self.hoisting.pop()
+            self.in_iterable -= 1
+
     def counted_in_zone(self, node: n.ListComp, scope: dict[str, Any], local: set[str]) -> str | None:
         """`count([x for x in zone if …])` as the sum of the copies of each card that passes, read off the
         zone's (card, copies) pairs: no list of units made. Only for one loop whose items are themselves
@@ -1185,15 +1193,9 @@ class SourceGen:
         name = comp.names[0]
         _identifiers([name])
         self.dynamic += 1
-        self.hoisting.append(None)  # Python allows no `:=` in a comprehension's iterable
-        self.in_iterable += 1
-        try:
-            zone = self.gen(comp.iter, scope, local)
-        finally:
-            self.hoisting.pop()
-            self.in_iterable -= 1
+        zone = self.iterable_source(comp.iter, scope, local)
         inner_scope = {**scope, name: self.ex.element_type(comp.iter, scope)}
-        frame: tuple[re.Pattern[str], list[str]] = (re.compile(rf"\bv_{name}\b"), [])
+        frame = _loop_frame([name])
         self.hoisting.append(frame)
         try:
             conds = "".join(f" if {self.gen(c, inner_scope, local | {name})}" for c in comp.conds)
