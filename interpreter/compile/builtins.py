@@ -479,27 +479,34 @@ def seat_after(s: Any, p: Player, k: int = 1) -> Player:
 def pieces(s: Any, kind: str | None = None, owner: Any = ...) -> list[PieceRef]:
     """The pieces of a kind and owner (None: of any kind, `...`: anyone's), in the order they were placed.
     Each answer is kept with the change counter of the pieces it lists (GameDef.query_parts) while that
-    stays: a rope placed leaves the list of projects as it was, and the ropes' list gains it (`placed`)."""
+    stays: a rope placed leaves the list of projects as it was, and the ropes' list gains it (`placed`).
+    It is kept with the `roster` counter too, which only a piece placed, removed or given another kind or
+    owner moves: while that stays, the same pieces are listed, only with new references (a piece moved)."""
     found = s._piece_lists.get((kind, owner))
     if found is not None and s.ver[found[0]] == found[1]:
         return found[2]  # type: ignore[no-any-return]
-    return _listed_pieces(s, kind, owner)
+    return _listed_pieces(s, kind, owner, found)
 
 
-def _listed_pieces(s: Any, kind: str | None, owner: Any) -> list[PieceRef]:
+def _listed_pieces(s: Any, kind: str | None, owner: Any, found: Any = None) -> list[PieceRef]:
     parts = s.game.query_parts
     kept = s._piece_lists
+    ver = s.ver
+    roster = ver["roster"]
     part = parts.get((kind, owner), "pieces")
-    if owner is ... or kind is None:
+    if found is not None and found[3] == roster:  # the same pieces; some moved or changed
+        refs, recs = s.game.piece_refs, s.pieces
+        listed = [_ref(refs, pid, recs[pid]) for pid in found[2]]
+    elif owner is ... or kind is None:
         listed = _pieces(s, kind, owner)
     else:  # one pass over the kind's pieces answers the same question for every owner
         split = _by_owner(pieces(s, kind))
         for other, mine in split.items():
             other_part = parts.get((kind, other))
             if other_part is not None:
-                kept[(kind, other)] = (other_part, s.ver[other_part], mine)
+                kept[(kind, other)] = (other_part, ver[other_part], mine, roster)
         listed = split.get(owner) or []
-    kept[(kind, owner)] = (part, s.ver[part], listed)
+    kept[(kind, owner)] = (part, ver[part], listed, roster)
     return listed
 
 
@@ -516,7 +523,7 @@ def placed(s: Any, pid: int, rec: dict[str, Any]) -> None:
             continue
         if ref is None:
             ref = _ref(s.game.piece_refs, pid, rec)
-        kept[key] = (found[0], found[1] + 1, [*found[2], ref])
+        kept[key] = (found[0], found[1] + 1, [*found[2], ref], ver["roster"])
 
 
 def count_pieces(s: Any, kind: str | None) -> int:

@@ -17,6 +17,9 @@ from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
 # because resources change at almost every decision (a trade, a cost) and most rules read only one of them.
 PARTS = ("pv", "res", "gv", "tv", "sv", "pieces", "zones", "sites", "awards")
+# A counter that is no part: a piece placed, removed, or given another kind or owner (not one moved), for
+# the piece queries' kept answers (builtins.pieces).
+ROSTER = "roster"
 
 
 # Finer parts of `pieces`, each with its own counter too: `pieces.K` counts the changes to pieces of kind K,
@@ -301,7 +304,7 @@ class GameDef:
         """The names of a state's change counters (`ver`): every part, each named scope's, and the finer
         parts of `pieces` that are counted (piece_keys)."""
         finer = dict.fromkeys(key for keys in self.piece_keys.values() for key in keys)
-        return (*PARTS, *(scope_part(name) for name in self.sym.scopes), *finer)
+        return (*PARTS, ROSTER, *(scope_part(name) for name in self.sym.scopes), *finer)
 
     @cached_property
     def query_parts(self) -> dict[tuple[Any, Any], str]:

@@ -30,7 +30,7 @@ class Effects:
     ver: dict[str, int]
     next_id: int
     _sites_shared: bool
-    _piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef]]]
+    _piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef], int]]
 
     unit: Any = None  # the action or step being narrated seat by seat (runtime/narration.py), else None
     narrated: tuple[int, ...] | None = None  # the seats a narrated game works out the lines for
@@ -93,7 +93,7 @@ class Effects:
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
             rec = self.pieces[obj]
-            self.piece_changed(rec["kind"], rec["owner"])
+            self.piece_changed(rec["kind"], rec["owner"], name not in ("kind", "owner"))
             self.pieces[obj] = {**rec, name: value}
             if name in ("kind", "owner"):  # it now counts among other pieces too
                 self.piece_changed(
@@ -110,10 +110,14 @@ class Effects:
 
     # ------------------------------------------------------------ pieces
 
-    def piece_changed(self, kind: str, owner: Player | None) -> None:
-        """Count a change to the pieces, and to the finer parts of them it belongs to that are counted."""
+    def piece_changed(self, kind: str, owner: Player | None, kept_among: bool = False) -> None:
+        """Count a change to the pieces, and to the finer parts of them it belongs to that are counted;
+        `kept_among`: the piece stays among the same pieces (it moved, or a field other than its kind and
+        owner changed), else the `roster` counts it too (placed, removed, another kind or owner)."""
         ver = self.ver
         ver["pieces"] += 1
+        if not kept_among:
+            ver["roster"] += 1
         keys = self.game.piece_keys.get((kind, owner))
         if keys is not None:
             for key in keys:
@@ -157,7 +161,7 @@ class Effects:
         if site not in self.game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to move a piece to")
         rec = self.pieces[pid]
-        self.piece_changed(rec["kind"], rec["owner"])
+        self.piece_changed(rec["kind"], rec["owner"], True)
         old = rec["site"]
         self.at[old] = tuple(x for x in self.at[old] if x != pid)
         self.pieces[pid] = {**rec, "site": site}

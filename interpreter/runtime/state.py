@@ -54,7 +54,7 @@ class State(Effects):
         self._kept_stamps: list[Any] = [None] * game.kept_slots  # see GameDef.refresh_kept
         self._pieces_seen: tuple[int, dict[Any, Any]] | None = None  # piece queries at a pieces version
         # pieces(kind, owner) by (kind, owner): the change counter it is kept by, its count then, the list
-        self._piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef]]] = {}
+        self._piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef], int]] = {}
         # The last `choose` frame listed, the change counters then, its legal actions (engine.legal_actions)
         self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
         # Each player's resources as a bundle, at a version of `res` (see codegen._resources).

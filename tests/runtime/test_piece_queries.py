@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tiny_rules import load_tiny
 
+from meeple.compile import builtins
 from meeple.compile.builtins import pieces
 
 RULES = """
@@ -63,6 +65,33 @@ def test_a_piece_moved_is_listed_where_it_now_stands(tmp_path: Path) -> None:
     state.apply("shift(stone=stone#0@a1, cell=d1)")
     assert sites(pieces(state, "stone", owner=p1)) == ["d1"] and sites(pieces(state, "stone")) == ["d1"]
     assert pieces(state, "flag") is flags
+
+
+def test_pieces_moved_are_listed_again_from_the_kept_answer_not_a_pass_over_the_pieces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move changes no answer's pieces, only the references (shown with their sites): an answer kept
+    since the last piece was placed or removed (the `roster` counter) is listed again with new ones."""
+    state = load_tiny(tmp_path, RULES, players=2).new_game(seed=1)
+    p1, p2 = state.players
+    state.apply("put(cell=a1)").apply("put(cell=b1)")
+    state._piece_lists.clear()  # answers listed since the last piece was placed, as the rules list them
+    assert sites(pieces(state, "stone")) == ["a1", "b1"] and sites(pieces(state)) == ["a1", "b1"]
+    assert sites(pieces(state, "stone", owner=p1)) == ["a1"]
+    state.apply("shift(stone=stone#0@a1, cell=c1)")  # p1's stone
+    with monkeypatch.context() as patch:
+        for name in ("_pieces", "_by_owner"):
+            patch.setattr(builtins, name, _no_pass)
+        assert [str(ref) for ref in pieces(state, "stone")] == ["stone#0@c1", "stone#1@b1"]
+        assert sites(pieces(state)) == ["c1", "b1"]
+        assert sites(pieces(state, "stone", owner=p1)) == ["c1"]
+    state.apply("plant(cell=a1)")  # p2's flag: placed, it joins the kept answers that were right
+    assert sites(pieces(state)) == ["c1", "b1", "a1"]
+    assert sites(pieces(state, "stone", owner=p2)) == ["b1"] and sites(pieces(state, owner=p2)) == ["b1", "a1"]
+
+
+def _no_pass(*args: object) -> None:
+    raise AssertionError("a pass over the pieces")
 
 
 def test_only_the_parts_of_the_pieces_some_rule_reads_are_counted(tmp_path: Path) -> None:
