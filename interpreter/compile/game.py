@@ -14,6 +14,7 @@ from meeple.compile.cardpaths import reach
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.coverage import Coverage, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const, free_names
+from meeple.compile.independence import Independence
 from meeple.compile.invariants import compile_invariants
 from meeple.compile.ir import (
     PARTS,
@@ -754,8 +755,17 @@ class GameCompiler:
         players = None
         if kind == "simultaneous" and "players" in st:
             players = self.ex.compile(st["players"], (*where, "players"), scope)
+        independent = kind == "simultaneous" and Independence(
+            self.sym, self.data.get("actions") or {}, self.def_texts()
+        ).step(list(names), st.get("until"), st.get("while"))
         return StepDef(
-            kind, actions=tuple(names), until=st.get("until"), while_=loop, optional=optional, players=players
+            kind,
+            actions=tuple(names),
+            until=st.get("until"),
+            while_=loop,
+            optional=optional,
+            players=players,
+            independent=independent,
         )
 
     def scoring(self) -> tuple[Fn, tuple[AwardDef, ...]]:

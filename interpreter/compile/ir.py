@@ -96,6 +96,9 @@ class StepDef:
     # A `simultaneous` step: the players who decide in secret, in this order (None: every seat in order);
     # each takes the step as a `choose` step, and the choices are applied together once all have chosen.
     players: Fn | None = None
+    # Its choices are independent (compile/independence.py): each player may decide on the state the
+    # players before changed, and the reveal applies nothing again.
+    independent: bool = False
 
 
 @dataclass(frozen=True)

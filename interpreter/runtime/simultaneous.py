@@ -16,6 +16,13 @@ reveal, so a later player can learn nothing of an earlier choice:
   depend on each other. (The first player's choices were made on the state as it is, so they need no
   check; a choice made at the step's own `choose` frame is checked alone rather than by listing every
   legal action, and a narrated game, whose narration needs that list, reveals through `apply`.)
+- When the step's choices are independent (compile/independence.py: no choice can change what another
+  player is offered), a player who has decided hands its scratch on to the next one, who decides on it
+  as it would on a copy of its own (what it is offered is the same, and it is never shown the others'
+  choices: `own_scratch`). The last scratch then holds every choice applied in the listed order, and the
+  reveal takes it as the game's state (`adopt`) instead of applying every choice again. A logged,
+  narrated or covered game, a clone or a loaded state (whose scratch holds one player's choices) reveals
+  by applying them, without the checks.
 A view (`state.view(p)`) shows only p's own choices; `view.determinize(rng)` gives the other players who
 have decided a fresh random decision that is legal in the dealt state, and lets a player still deciding
 start afresh. The log says `p2 has chosen` when a decision is over; a game narrated seat by seat tells
@@ -78,11 +85,54 @@ def next_decider(s: Any, f: dict[str, Any]) -> bool:
         if len(f["picks"]) <= f["pos"]:
             f["picks"] = (*f["picks"], ())
         f["p"] = order[f["pos"]]
-        if not done(scratch(s)):
+        sc = scratch(s)
+        if not done(sc):
             return True
-        s._simul = None  # nothing (more) to decide: the next player
-        f["pos"] += 1
+        decided(s, f, sc)  # nothing (more) to decide: the next player
     return False
+
+
+def decided(s: Any, f: dict[str, Any], sc: Any) -> None:
+    """The player to move has decided on the scratch `sc`. When the step's choices are independent and
+    `sc` holds the decisions of every player before, the next player decides on it too (what it is
+    offered is the same; it is never shown `sc`, see `own_scratch`), and after the last one it is the
+    revealed state as it is (`reveal`). Else the next player decides on a copy of its own."""
+    pos = f["pos"]
+    f["pos"] = pos + 1
+    order = f["order"]
+    picks = f["picks"]
+    if not (
+        sc._holds == pos
+        and not sc.over
+        and s.game.phases[f["ph"]].steps[f["st"]].independent
+        and s.log is None
+        and s.narrated is None
+        and s.game.coverage is None
+        and s.game.standing is None
+        and len(set(order)) == len(order)  # each player's own zones are another's
+        and (pos + 1 >= len(picks) or picks[pos + 1] == ())
+    ):
+        s._simul = None
+        return
+    sc._holds = pos + 1
+    if pos + 1 < len(order):
+        seat = order[pos + 1]
+        sc.stack[-1] = {"k": "wait", "p": seat}  # in place of the wait of the player who decided
+        sc.stack.append({"k": "choose", "ph": f["ph"], "st": f["st"], "p": seat})
+        sc._legal = None
+        engine.advance(sc)
+    s._simul = sc
+
+
+def own_scratch(s: Any) -> Any:
+    """The scratch of the player to move as that player may see it: a copy of its own when the scratch
+    holds the decisions of players before it."""
+    sc = scratch(s)
+    if not sc._holds:
+        return sc
+    f = s.stack[-1]
+    picks = f["picks"][f["pos"]]
+    return copy_for(s, f, f["order"][f["pos"]], () if picks == HIDDEN else picks)
 
 
 def done(sc: Any) -> bool:
@@ -146,25 +196,30 @@ def choose(s: Any, f: dict[str, Any], action: Action) -> None:
     if done(sc):
         if s.log is not None:
             s.say(f"{me} has chosen")
-        s._simul = None
-        f["pos"] += 1
+        decided(s, f, sc)
 
 
 def reveal(s: Any, f: dict[str, Any]) -> None:
     """Everyone has decided: apply each player's choices in the listed order, in place of the frame."""
     s.stack.pop()
-    s._simul = None
+    sc, s._simul = s._simul, None
+    if sc is not None and sc._holds == len(f["order"]) and not sc.over and s.log is None:
+        adopt(s, sc)  # every decision is on it, applied in the listed order: the revealed state
+        return
     who = [p for p, picks in zip(f["order"], f["picks"], strict=False) if picks]
     if who and s.log is not None:
         s.say(f"  the secret choices of {', '.join(str(p) for p in who)} are revealed")
-    first = True  # the first player's choices were made on the state as it is: legal without a check
+    # The first player's choices were made on the state as it is: legal without a check; independent ones
+    # are legal whatever was chosen before them.
+    check = not s.game.phases[f["ph"]].steps[f["st"]].independent
+    first = True
     for seat, picks in zip(f["order"], f["picks"], strict=False):
         if not picks or s.over:
             continue
         s.stack.append({"k": "wait", "p": seat})
         s.stack.append({"k": "choose", "ph": f["ph"], "st": f["st"], "p": seat})
         s._legal = None
-        rest = picks if s.narrated is not None else _replay_plain(s, seat, picks, checked=not first)
+        rest = picks if s.narrated is not None else _replay_plain(s, seat, picks, checked=check and not first)
         first = False
         if rest:
             engine.advance(s)
@@ -203,6 +258,24 @@ def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool
             s.stack.pop()
         engine.execute(s, a, seat, params, False, action)
     return ()
+
+
+# What a state is made of that the effects change, taken from a scratch holding every decision (`adopt`).
+_ADOPTED = (
+    *("gv", "pv", "tv", "sv", "zones", "pieces", "at", "sites", "_sites_shared", "supply", "awards"),
+    *("ver", "seen", "next_id", "_kept", "_kept_stamps", "_pieces_seen", "_piece_lists", "_res_bundles"),
+)
+
+
+def adopt(s: Any, sc: Any) -> None:
+    """Take the revealed state from a scratch on which every player decided in the listed order: it is
+    what applying the choices again would give (the frames below the step's are the state's own; the
+    effects of independent choices push none)."""
+    for name in _ADOPTED:
+        setattr(s, name, getattr(sc, name))
+    s._legal = None
+    s._listed = None
+    s._memo = None
 
 
 def _conflict(seat: Player, action: Action | None) -> RuleRuntimeError:
@@ -278,6 +351,6 @@ def tentative(s: Any, player: int) -> Any:
     for i, seat in enumerate(f["order"][: len(f["picks"])]):
         if seat == player and f["picks"][i] not in ((), HIDDEN):
             if i == f["pos"]:
-                return scratch(s)
+                return own_scratch(s)
             return copy_for(s, f, seat, f["picks"][i])
     return s

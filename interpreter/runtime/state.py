@@ -61,6 +61,7 @@ class State(Effects):
         self._res_bundles: tuple[int | None, dict[Player, Bundle]] = (None, {})
         self._sites_shared = False
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
+        self._holds = 0  # in such a copy: how many players before the one deciding have decided on it
         self.viewer: Player | None = None  # set in a player's view: what that player may know
 
     @property
@@ -173,6 +174,7 @@ class State(Effects):
         c._listed = None  # its frames are copies: none is the one listed
         c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
+        c._holds = 0
         return c
 
     def forget(self) -> None:

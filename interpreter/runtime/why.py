@@ -181,9 +181,9 @@ def why(s: Any, action: Action | str) -> Why:
     if s.is_over or not s.stack:
         return Why(text, None, "game-over", f"{text} is not legal: the game is over")
     if s.stack[-1]["k"] == "simul":  # a secret choice: asked of the chooser's private copy of the state
-        from meeple.runtime.simultaneous import scratch
+        from meeple.runtime.simultaneous import own_scratch
 
-        return why(scratch(s), action)
+        return why(own_scratch(s), action)
     known = (
         set(game.actions) | {engine.SKIP} | {st.until for ph in game.phases for st in ph.steps if st.until}
     )

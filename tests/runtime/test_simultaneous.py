@@ -141,6 +141,59 @@ def test_a_game_saved_mid_step_goes_on_the_same(game: meeple.Game) -> None:
     assert loaded.to_json() == s.to_json()
 
 
+# ---------------------------------------------------------------- independent choices
+
+# Open Hands' offers move cards between a player's own zones only, so its offer step's choices are
+# independent (compile/independence.py): each player decides on the one private copy the players before
+# decided on, and at the reveal it is taken as the game's state. Nothing of that may show.
+
+
+def test_independent_choices_are_made_on_one_copy_no_player_sees(game: meeple.Game) -> None:
+    s = offer(game.new_game(seed=1), "high", "high", "low")
+    assert s.to_move == P2 and s._simul is not None and s._simul._holds == 1  # p1's offers are on the copy
+    assert s.zones["offer#0"] == s.zones["offer#1"] == {}  # the game itself is as it was
+    mine = tentative(s, P2)
+    assert mine.zones["offer#1"] == {"low": 1} and mine.zones["offer#0"] == {}  # p2 sees its own offer only
+    assert mine.zones["hand#0"] == START
+    assert s.why("offer(card=mid)").headline == "offer(card=mid) is legal for p2 now"
+    assert names(s) == names(offer(game.new_game(seed=1, log=True), "high", "high", "low"))
+    offer(s, "mid", "high", "low")
+    assert [s.zones[f"offer#{p}"] for p in range(3)] == [
+        {"high": 2},
+        {"low": 1, "mid": 1},
+        {"high": 1, "low": 1},
+    ]
+    # The bids that follow have a cost, read from what the player holds: dependent, a copy each.
+    assert s.to_move == P1 and names(s)[0] == "bid(n=0)"
+    s.apply("bid(n=1)")
+    assert s.to_move == P2 and s._simul is not None and s._simul._holds == 0
+
+
+@pytest.mark.parametrize("path", [OPEN_HANDS, Path(__file__).resolve().parents[2] / "games" / "k2.yaml"])
+def test_independent_choices_taken_as_revealed_give_the_game_applying_them_again_gives(path: Path) -> None:
+    """A logged game applies each choice again at the reveal (its log says so); a plain one takes the copy
+    every player decided on. A clone made while a later player decides has no such copy and applies them
+    again too. All play the same game, action for action."""
+    game = meeple.load(path, players=3)
+    for seed in range(3):
+        plain, logged = game.new_game(seed=seed), game.new_game(seed=seed, log=True)
+        rng = random.Random(seed)
+        clone = None
+        for _ in range(150):
+            if plain.is_over:
+                break
+            if clone is None and plain.stack[-1]["k"] == "simul" and plain.stack[-1]["pos"] == 1:
+                clone = plain.clone()
+            action = rng.choice(plain.legal_actions())
+            assert plain.legal_actions() == logged.legal_actions()
+            for state in (plain, logged, clone):
+                if state is not None:
+                    state.apply(action)
+            assert plain.to_json() == logged.to_json()
+            if clone is not None:
+                assert clone.to_json() == plain.to_json()
+
+
 # ---------------------------------------------------------------- views, determinizing, search
 
 
