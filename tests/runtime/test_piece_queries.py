@@ -87,7 +87,10 @@ def test_pieces_moved_are_listed_again_from_the_kept_answer_not_a_pass_over_the_
         assert sites(pieces(state, "stone", owner=p1)) == ["c1"]
     state.apply("plant(cell=a1)")  # p2's flag: placed, it joins the kept answers that were right
     assert sites(pieces(state)) == ["c1", "b1", "a1"]
-    assert sites(pieces(state, "stone", owner=p2)) == ["b1"] and sites(pieces(state, owner=p2)) == ["b1", "a1"]
+    assert sites(pieces(state, "stone", owner=p2)) == ["b1"] and sites(pieces(state, owner=p2)) == [
+        "b1",
+        "a1",
+    ]
 
 
 def _no_pass(*args: object) -> None:
