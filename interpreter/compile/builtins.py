@@ -112,8 +112,13 @@ def distinct(s: Any, xs: Any) -> list[Any]:
 
 @builtin("sum")
 def sum_(s: Any, xs: Any) -> Any:
+    items = xs if type(xs) is list or type(xs) is tuple else list(units(xs))
+    try:  # numbers: Python's own loop
+        return sum(items)
+    except TypeError:  # bundles (the first one starts the total), or what cannot be summed at all
+        pass
     total: Any = 0
-    for x in units(xs):
+    for x in items:
         total = x if total == 0 and isinstance(x, Bundle) else total + x
     return total
 

@@ -5,11 +5,12 @@ mutated rule file hung `check --playouts` building that list)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.compile.builtins import Units, first, max_, min_, sample, units
+from meeple.compile.builtins import Units, first, max_, min_, sample, sum_, units
 from meeple.values import Bundle
 
 BUNDLES = st.dictionaries(st.sampled_from(["chalk", "nut", "rope", "bolt"]), st.integers(0, 12)).map(Bundle)
@@ -54,3 +55,16 @@ def test_a_zones_units_min_and_max_are_those_of_its_cards_one_per_copy(zone: dic
     assert list(units(zone)) == listed
     assert min_(None, zone) == (listed[0] if listed else None)
     assert max_(None, zone) == (listed[-1] if listed else None)
+
+
+@given(st.lists(BUNDLES, max_size=5), st.lists(st.integers(-50, 50), max_size=8))
+def test_sum_adds_numbers_and_bundles_as_its_loop_does(bundles: list[Bundle], numbers: list[int]) -> None:
+    """`sum` hands numbers to Python's own loop; bundles (no number adds to one) go on to its own, the
+    first bundle starting the total. A list, a tuple and a generator of them give the same."""
+    assert sum_(None, numbers) == sum_(None, tuple(numbers)) == sum_(None, iter(numbers)) == sum(numbers)
+    total = sum_(None, bundles)
+    expected: Any = 0
+    for b in bundles:
+        expected = b if expected == 0 else expected + b
+    assert total == expected
+    assert sum_(None, (b for b in bundles)) == expected
