@@ -101,6 +101,21 @@ class Distinct(list):  # type: ignore[type-arg]
     in place): `distinct` hands it back as it is instead of hashing every item again."""
 
 
+def added(current: Any, delta: Any) -> Any:
+    """`x += delta`: a number or bundle added to, a list (held as a tuple) extended by the items given."""
+    if not isinstance(current, tuple):
+        return current + delta
+    return current + tuple(units(delta))
+
+
+def taken(current: Any, delta: Any) -> Any:
+    """`x -= delta`: a number or bundle taken from, a list (held as a tuple) without the items given."""
+    if not isinstance(current, tuple):
+        return current - delta
+    gone = set(units(delta))
+    return tuple(x for x in current if x not in gone)
+
+
 @builtin("distinct")
 def distinct(s: Any, xs: Any) -> list[Any]:
     if type(xs) is Distinct:

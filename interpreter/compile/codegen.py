@@ -19,10 +19,12 @@ from typing import Any
 from meeple.compile.builtins import (
     BOARD_QUERIES,
     BUILTINS,
+    added,
     can_pay,
     can_pay_one,
     count_pieces,
     distinct,
+    taken,
     units,
     units_held,
 )
@@ -367,6 +369,8 @@ class SourceGen:
         self.ns: dict[str, Any] = {
             "_units": units,
             "_units_held": units_held,
+            "_added": added,
+            "_taken": taken,
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
             "_NO_FIELDS": {},  # the fields of a site-typed none (never written)
             "_in": contains,

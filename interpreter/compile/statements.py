@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from meeple.compile.builtins import units
+from meeple.compile.builtins import added, taken, units
 from meeple.compile.cardpaths import Pattern, zone_pattern
 from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
@@ -477,19 +477,13 @@ class StmtCompiler:
         put = self.setter(node.target, scope)
         if put is None:
             return None
-        sign = 1 if node.op == "+=" else -1
-
-        def aug(s: Any, b: dict[str, Any]) -> None:
-            current, delta = get(s, b), value(s, b)
-            if not isinstance(current, tuple):
-                put(s, b, current + delta if sign > 0 else current - delta)
-            elif sign > 0:
-                put(s, b, current + tuple(units(delta)))
-            else:
-                gone = set(units(delta))
-                put(s, b, tuple(x for x in current if x not in gone))
-
-        return aug
+        change, helper = (added, "_added") if node.op == "+=" else (taken, "_taken")
+        aug: Run = lambda s, b: put(s, b, change(get(s, b), value(s, b)))  # noqa: E731
+        written = getattr(put, "plan", None)
+        if written is None:
+            return aug
+        put_fns, put_line = written
+        return planned(aug, lambda v: put_line(v[2:], f"{helper}({v[0]}, {v[1]})"), get, value, *put_fns)
 
     def s_AddTo(self, node: n.AddTo, scope: Scope) -> Run | None:
         item = self.ex.expr(node.item, scope)

@@ -308,3 +308,49 @@ def test_a_log_line_is_skipped_in_place_in_a_game_not_logged_and_told_in_one_tha
     told.log = []
     told.apply(told.legal_actions()[0])
     assert "  p1 draws 1" in told.log and "  a card" in told.log
+
+
+CHANGES = """
+game: {name: Changes, players: {min: 2, max: 2}}
+board: {grid: {width: 3, height: 2}}
+components:
+  pieces: {stone: {supply: 6}}
+vars:
+  game: {placed: 0}
+  player: {score: 0, marks: []}
+  turn: {seen: []}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    effect:
+      - place stone at cell for me
+      - placed += 1
+      - me.score += placed * 2
+      - me.marks += [cell, cell]
+      - turn.seen += [cell]
+      - if: placed % 3 == 0
+        then:
+          - me.marks -= [m for m in me.marks if m != cell]
+          - me.score -= 1
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: placed >= 6
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_changed_value_is_written_out_for_numbers_and_lists(tmp_path, monkeypatch):
+    """`+=` and `-=` add to a number and take from it, extend a list and take items out of it."""
+    game = load_tiny(tmp_path, CHANGES, players=2)
+    source = game.definition.actions["put"].effect.source
+    assert "_added(" in source and "_taken(" in source
+    assert "(s, b)" not in source.split("\n", 1)[1]  # no statement left to its closure
+    s = game.new_game(seed=1)
+    for cell in ("a1", "b1", "c1"):
+        s.apply(f"put(cell={cell})")
+    assert s.gv["placed"] == 3
+    assert [s.pv[p]["score"] for p in range(2)] == [2 + 6 - 1, 4]
+    assert s.pv[0]["marks"] == ("c1", "c1") and s.pv[1]["marks"] == ("b1", "b1")
+    plays_as_the_closures(tmp_path, monkeypatch, CHANGES, game, range(1, 6))
