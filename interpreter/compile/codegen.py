@@ -1411,7 +1411,22 @@ def action_enumerator(
         return None
     if values_of is None:
         pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
-        out.add(f"{pad}out.append(_Action({name!r}, ({pairs})))")
+        made = f"_Action({name!r}, ({pairs}))"
+        if params and not any(scope.get(p) in ("player", "piece") for p, _ in params):
+            # The same binding is the same Action: made once, then found by the values of its parameters
+            # when each is of a kind in _ATOMS (a name or a whole number, equal only to its own kind).
+            key = f"v_{params[0][0]}" if len(params) == 1 else f"({''.join(f'v_{p}, ' for p, _ in params)})"
+            out.add(f"{pad}if {' and '.join(f'type(v_{p}) in _ATOMS' for p, _ in params)}:")
+            out.add(f"{pad}    _a = _made.get({key})")
+            out.add(f"{pad}    if _a is None:")
+            out.add(f"{pad}        _a = {made}")
+            out.add(f"{pad}        if len(_made) < {_MADE}:")
+            out.add(f"{pad}            _made[{key}] = _a")
+            out.add(f"{pad}    out.append(_a)")
+            out.add(f"{pad}else:")
+            out.add(f"{pad}    out.append({made})")
+        else:
+            out.add(f"{pad}out.append({made})")
         out.add(f"{pad}if first:")
         out.add(f"{pad}    return out")
     else:  # a binding found: back out to the loop over the values asked for, keep the value, go on
@@ -1429,6 +1444,8 @@ def action_enumerator(
     out.drop_markers()
     ns = dict(gen.ns)
     ns["_Action"] = Action
+    ns["_made"] = {}  # the Actions made, by the values of their parameters
+    ns["_ATOMS"] = _ATOMS
     ns["_can_pay"] = can_pay
     ns["_can_pay_one"] = can_pay_one
     ns["_wheres"] = out.wheres()
@@ -1440,6 +1457,13 @@ def action_enumerator(
     fn = ns["_enumerate"]
     fn.source = "\n".join(out.lines)
     return fn
+
+
+# The types of parameter values a listed Action is kept for, to be handed out again by the listings that
+# offer the same binding: a name or a whole number, each equal only to its own kind (not a player, a piece
+# or a truth value, which equal numbers, nor a value that may change).
+_ATOMS = (str, int)
+_MADE = 4096  # Actions kept per action of a game at most (an action with a vast choice keeps making new)
 
 
 class _Lines:

@@ -1552,3 +1552,52 @@ def test_a_range_looped_over_up_to_a_size_is_pythons_and_one_up_to_a_variable_is
     with pytest.raises(RuleRuntimeError, match="has more than"):
         state.legal_actions()
     plays_as_the_closures(tmp_path, monkeypatch, RANGE_RULES, game, range(1, 4))
+
+
+MADE_RULES = """
+game: {name: Made, players: {min: 2, max: 2}}
+board: {grid: {width: 3, height: 1}}
+components:
+  pieces: {stone: {supply: 9}}
+vars:
+  game: {turns: 0}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]", n: "1..2"}
+    effect: [place stone at cell for me, turns += n]
+  pick:
+    params: {stone: "pieces('stone', owner=me)"}
+    effect: [remove stone, turns += 1]
+  name:
+    params: {who: players}
+    effect: [turns += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: turns >= 8
+    do: [{choose: [put, pick, name]}]
+"""
+
+
+def test_a_listing_hands_out_the_action_it_made_before_for_the_same_names_and_numbers(tmp_path, monkeypatch):
+    """An Action never changes, so one whose parameters are names or whole numbers is made once and found
+    again by them; one naming a player or a piece (equal to a number, or shown with where it stands) is
+    made afresh each time."""
+    game = load_tiny(tmp_path, MADE_RULES, players=2)
+    one = game.new_game(seed=1).apply("put(cell=a1, n=1)")
+    two = game.new_game(seed=2).apply("put(cell=a1, n=2)")  # another game, at the same choices
+    first = {str(a): a for a in one.legal_actions()}
+    again = {str(a): a for a in two.legal_actions()}
+    assert first.keys() == again.keys()
+    assert first["put(cell=b1, n=2)"] is again["put(cell=b1, n=2)"]
+    assert (
+        first["name(who=p1)"] is not again["name(who=p1)"] and first["name(who=p1)"] == again["name(who=p1)"]
+    )
+    one.apply("put(cell=b1, n=1)")
+    stones = [a for a in one.legal_actions() if a.name == "pick"]
+    assert [str(a) for a in stones] == ["pick(stone=stone#0@a1)"]
+    same = game.new_game(seed=1).apply("put(cell=a1, n=1)").apply("put(cell=b1, n=1)")
+    assert stones[0] is not next(a for a in same.legal_actions() if a.name == "pick")
+    assert first["put(cell=c1, n=1)"] is next(a for a in one.legal_actions() if str(a) == "put(cell=c1, n=1)")
+    plays_as_the_closures(tmp_path, monkeypatch, MADE_RULES, game, range(1, 5))
