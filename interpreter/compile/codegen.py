@@ -708,6 +708,25 @@ class SourceGen:
             return node.value
         return _MISSING
 
+    def constant_values(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> list[Any] | None:
+        """The values an expression may have when it is a constant (a table) or an index into one, row by
+        row (`room[x.zone]`: each row of `room`); None when it is not."""
+        if isinstance(node, n.Index):
+            outer = self.constant_values(node.obj, scope, local)
+            if outer is None:
+                return None
+            found: list[Any] = []
+            for value in outer:
+                if type(value) is dict:
+                    found.extend(value.values())
+                elif type(value) in (list, tuple):
+                    found.extend(value)
+                else:
+                    return None
+            return found
+        value = self.constant_of(node, scope, local)
+        return None if value is _MISSING or isinstance(node, n.StrLit) else [value]
+
     def g_Attr(self, node: n.Attr, scope: dict[str, Any], local: set[str]) -> str:
         name, sym = node.name, self.sym
         obj_node = node.obj
@@ -908,8 +927,11 @@ class SourceGen:
         ):
             return self.reads_state(f"_zone_member(s, {obj_node.id!r}, {key})")
         obj = self.gen(obj_node, scope, local)
-        if self.is_sequence(obj_node, obj):  # surely a list or a tuple
-            return f"{obj}[{key}]"
+        held = self.constant_values(obj_node, scope, local)
+        if held and all(type(v) is dict for v in held):  # a table, or a row of one: never changed
+            return f"{obj}.get({key})"
+        if self.is_sequence(obj_node, obj) or (held and all(type(v) in (list, tuple) for v in held)):
+            return f"{obj}[{key}]"  # surely a list or a tuple
         if _REREAD.match(obj):  # a tuple (a list as a variable holds it) is indexed in place
             return f"({obj}[{key}] if type({obj}) in _SEQ else _index({obj}, {key}))"
         if not self.in_iterable:  # a value worked out (`columns[x][0]`): held in a temporary to test it

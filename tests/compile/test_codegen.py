@@ -1601,3 +1601,41 @@ def test_a_listing_hands_out_the_action_it_made_before_for_the_same_names_and_nu
     assert stones[0] is not next(a for a in same.legal_actions() if a.name == "pick")
     assert first["put(cell=c1, n=1)"] is next(a for a in one.legal_actions() if str(a) == "put(cell=c1, n=1)")
     plays_as_the_closures(tmp_path, monkeypatch, MADE_RULES, game, range(1, 5))
+
+
+TABLE_RULES = """
+game: {name: Tables, players: {min: 2, max: 2}}
+tables:
+  room: {0: {2: 2, 3: 3}, 1: {2: 1, 3: 2}}
+  rows: [[1, 2], [3, 4, 5]]
+  mixed: {a: [1, 2], b: {0: 7}}
+vars:
+  game: {level: 0, got: []}
+actions:
+  take:
+    params: {i: "[i for i in 0..1 if room[level][len(players)] + rows[i][0] > 2]"}
+    effect:
+      - "let w = 'a' if level == 0 else 'b'"
+      - "set got = got + [room[i][2], rows[level][i], mixed[w][0], room[level + 5]]"
+      - "set level = 1 - level"
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(got) >= 15
+    do: [{choose: [take]}]
+"""
+
+
+def test_a_table_is_indexed_in_place_by_the_kind_of_its_rows(tmp_path, monkeypatch):
+    """A table never changes: indexing one whose rows are all mappings is a lookup (none for a missing
+    key), one whose rows are all lists an index; a table of mixed rows is tested at each index."""
+    game = load_tiny(tmp_path, TABLE_RULES, players=2)
+    listing = game.definition.actions["take"].fast.source
+    assert ".get(s.gv['level']).get(len(s.players))" in listing and "[v_i][0]" in listing
+    effect = game.definition.actions["take"].effect.source
+    assert ".get(_add(s.gv['level'], 5))" in effect and "_index(" in effect  # `mixed[w][0]`: two kinds of row
+    s = game.new_game(seed=1)
+    s.apply("take(i=0)").apply("take(i=1)")
+    assert s.gv["got"] == (2, 1, 1, None, 1, 4, 7, None)
+    plays_as_the_closures(tmp_path, monkeypatch, TABLE_RULES, game, range(1, 4))
