@@ -122,7 +122,7 @@ class Independence:
             n.BinOp | n.Compare | n.BoolOp | n.NotOp | n.Neg | n.IfExp | n.ListLit | n.TupleLit | n.RangeLit,
         ):
             out = set()
-            for child in _children(node):
+            for child in n.children(node):
                 out |= self.reads(child, env, depth)
             return out
         return {ANYTHING}
@@ -215,12 +215,3 @@ def _parsed(text: Any, start: str = "expr") -> Any:
         return parse(str(text), start)
     except ExprSyntaxError:
         return None
-
-
-def _children(node: Any) -> list[n.Node]:
-    out: list[n.Node] = []
-    for value in vars(node).values():
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, n.Node):
-                out.append(item)
-    return out

@@ -13,7 +13,7 @@ from. A line inside an `if` or `for` whose condition a seat may not know is not 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from meeple.compile.symbols import Sink, Symbols
@@ -182,7 +182,7 @@ class PlanCompiler:
         if isinstance(node, n.Call) and isinstance(node.func, n.Name):
             self._call(node, scope, origins, subst, out, depth)
             return
-        for child in _children(node):
+        for child in n.children(node):
             self._walk(child, scope, origins, subst, out, depth)
 
     def _name(self, name: str, origins: dict[str, Origin]) -> list[Plan]:
@@ -263,7 +263,7 @@ class PlanCompiler:
         args = node.args
         if name == "size" and len(args) == 1 and self._is_zone(args[0], subst):
             # A zone's size is public: read only what picks the zone (its owner, its key).
-            for child in _children(args[0]):
+            for child in n.children(args[0]):
                 self._walk(child, scope, origins, subst, out, depth)
             return
         for child in (*args, *(k.value for k in node.kwargs)):
@@ -301,13 +301,3 @@ def _substitute(node: n.Node, subst: dict[str, n.Node]) -> n.Node:
     if isinstance(node, n.Name) and node.id in subst:
         return subst[node.id]
     return node
-
-
-def _children(node: Any) -> list[Any]:
-    out = []
-    for f in fields(node):
-        value = getattr(node, f.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, n.Node):
-                out.append(item)
-    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -309,3 +309,14 @@ class EndTurn(Node):
 class ForClause(Node):
     names: tuple[str, ...]
     iter: Node
+
+
+def children(node: Node) -> list[Node]:
+    """The nodes right below a node, in the order of its fields (the items of a tuple field in order)."""
+    out: list[Node] = []
+    for f in fields(node):
+        value = getattr(node, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Node):
+                out.append(item)
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.api import Game
@@ -71,14 +71,6 @@ class Facts:
             yield None
 
 
-def _children(node: Any) -> Iterator[Any]:
-    for f in fields(node):
-        value = getattr(node, f.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if is_dataclass(item):
-                yield item
-
-
 def note_node(facts: Facts, node: Any, spend: bool = False) -> None:
     """Record what one parsed statement or expression does; `spend`: it is a cost."""
     if spend:
@@ -116,7 +108,7 @@ def _note_one(facts: Facts, x: Any) -> list[Any]:
             facts.used.add(word)
         elif word == "resources":
             facts.any_used = True
-    return list(_children(x))
+    return n.children(x)
 
 
 def _amounts(bundle: Any) -> list[Any]:
