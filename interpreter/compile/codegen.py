@@ -94,7 +94,7 @@ _INLINE_NODES = (
     n.KeyExpr,
 )
 # Built-ins whose result depends on their arguments alone: with constant arguments, a constant.
-_PURE_BUILTINS = frozenset(
+PURE_BUILTINS = frozenset(
     {
         "first",
         "count",
@@ -953,7 +953,7 @@ class SourceGen:
         if not isinstance(node.func, n.Name):
             raise Unsupported("call")
         name = node.func.id
-        if name in self.sym.defs or name not in _PURE_BUILTINS:
+        if name in self.sym.defs or name not in PURE_BUILTINS:
             self.dynamic += 1  # a call may read the state or draw from its generator
         if (
             name in _ORDERLESS

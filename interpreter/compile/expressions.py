@@ -25,7 +25,7 @@ from meeple.compile.symbols import OWNED, Path, Sink, Symbols, scope_part
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import RuleRuntimeError, did_you_mean
 from meeple.rules import nodes as n
-from meeple.rules.syntax import ExprSyntaxError, parse
+from meeple.rules.syntax import ExprSyntaxError, parse, rule_text
 from meeple.values import Bundle, PieceRef, Player
 
 Fn = Callable[[Any, dict[str, Any]], Any]
@@ -199,10 +199,8 @@ class ExprCompiler:
     # ------------------------------------------------------------ entry points
 
     def parse_at(self, text: Any, path: Path, start: str = "expr") -> n.Node | None:
-        if not isinstance(text, str):
-            text = str(text).lower() if isinstance(text, bool) else str(text)
         try:
-            return parse(text, start)
+            return parse(rule_text(text), start)
         except ExprSyntaxError as err:
             self.sink.at(path, err.offset, "syntax/invalid", err.message, err.hint)
             return None

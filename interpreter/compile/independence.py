@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.compile.codegen import PURE_BUILTINS
 from meeple.compile.symbols import Symbols
 from meeple.rules import nodes as n
-from meeple.rules.syntax import ExprSyntaxError, parse
+from meeple.rules.syntax import parse_quietly
 
 # What a read or a write touches: `zone:NAME@me` the deciding player's own zone NAME, `zone:NAME` any
 # one of the zones NAME (a shared zone, or a player's zone of some player), ANYTHING what is not told.
@@ -29,10 +30,6 @@ ANYTHING = "*"
 _OWN = "@me"
 ME = "me"  # a name bound to the deciding player
 OTHER = "other"  # a name bound to some value that is not known to be the deciding player
-# Built-ins that read nothing but their arguments.
-_PURE = frozenset(
-    {"first", "count", "size", "distinct", "sum", "min", "max", "any", "all", "len", "sorted", "bundles"}
-)
 _DEPTH = 20  # defs calling defs deeper than this are not looked into
 
 
@@ -47,7 +44,7 @@ class Independence:
     def step(self, names: list[str], until: Any, while_: Any) -> bool:
         """Whether the choices of a `simultaneous` step offering these actions are independent."""
         offered = [*names, *([until] if until in self.actions else [])]
-        reads: set[str] = set(self.text_reads(while_, {ME: ME})) if while_ is not None else set()
+        reads = self.text_reads(while_, {ME: ME}) if while_ is not None else set()
         writes: set[str] = set()
         for name in offered:
             spec = self.actions.get(name)
@@ -76,7 +73,7 @@ class Independence:
         return out
 
     def text_reads(self, text: Any, env: dict[str, str]) -> set[str]:
-        node = _parsed(text)
+        node = parse_quietly(text)
         return {ANYTHING} if node is None else self.reads(node, env, 0)
 
     def reads(self, node: n.Node, env: dict[str, str], depth: int) -> set[str]:
@@ -106,7 +103,9 @@ class Independence:
             )
         if isinstance(node, n.ListComp | n.GenCall):
             if isinstance(node, n.GenCall) and not (
-                isinstance(node.func, n.Name) and node.func.id in _PURE and node.func.id not in self.defs
+                isinstance(node.func, n.Name)
+                and node.func.id in PURE_BUILTINS
+                and node.func.id not in self.defs
             ):
                 return {ANYTHING}
             inner = dict(env)
@@ -138,7 +137,7 @@ class Independence:
             params, body = self.defs[name]
             if isinstance(body, dict):  # `{value: expression, guess: …}`
                 body = body.get("value")
-            node_body = _parsed(body)
+            node_body = parse_quietly(body)
             if node_body is None or depth >= _DEPTH or len(params) != len(node.args):
                 return {ANYTHING}
             inner = {
@@ -146,7 +145,7 @@ class Independence:
                 for p, a in zip(params, node.args)
             }
             return out | self.reads(node_body, inner, depth + 1)
-        return out if name in _PURE else {ANYTHING}
+        return out if name in PURE_BUILTINS else {ANYTHING}
 
     # ------------------------------------------------------------ writes
 
@@ -155,7 +154,7 @@ class Independence:
         out: set[str] = set()
         for item in items if isinstance(items, list) else [] if items is None else [items]:
             if isinstance(item, str):
-                node = _parsed(item, "stmt")
+                node = parse_quietly(item, "stmt")
                 if isinstance(node, n.MoveCard):
                     out |= self.zone_written(node.source, env) | self.zone_written(node.dest, env)
                 elif isinstance(node, n.Let):
@@ -164,7 +163,7 @@ class Independence:
                 elif not isinstance(node, n.Log):
                     return {ANYTHING}
             elif isinstance(item, dict) and "for" in item:
-                head = _parsed(item["for"], "for_clause")
+                head = parse_quietly(item["for"], "for_clause")
                 if not isinstance(head, n.ForClause):
                     return {ANYTHING}
                 out |= self.effect_writes(item.get("do"), {**env, **dict.fromkeys(head.names, OTHER)})
@@ -202,16 +201,3 @@ def _clash(reads: set[str], writes: set[str]) -> bool:
         if zone in reads or (w == zone and zone + _OWN in reads):
             return True
     return False
-
-
-def _parsed(text: Any, start: str = "expr") -> Any:
-    """The syntax tree of a rule's text (YAML may have made a number or a truth value of it); None when
-    it is of another shape or does not parse (reported where the rules are compiled)."""
-    if isinstance(text, bool):
-        text = "true" if text else "false"
-    if not isinstance(text, str | int):
-        return None
-    try:
-        return parse(str(text), start)
-    except ExprSyntaxError:
-        return None

@@ -19,7 +19,7 @@ from meeple.compile.symbols import Path
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import did_you_mean
 from meeple.rules import nodes as n
-from meeple.rules.syntax import ExprSyntaxError, parse
+from meeple.rules.syntax import ExprSyntaxError, parse, parse_quietly
 from meeple.values import Bundle
 
 Run = Callable[[Any, dict[str, Any]], None]
@@ -64,16 +64,6 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _quiet_parse(text: Any) -> n.Node | None:
-    """A condition parsed again for narration; its errors are reported where it is compiled."""
-    if isinstance(text, bool):
-        text = "true" if text else "false"
-    try:
-        return parse(str(text))
-    except ExprSyntaxError:
-        return None
 
 
 def planned(run: Run, render: Callable[[list[str]], str], *fns: Fn, ends: bool = False) -> Run:
@@ -206,7 +196,7 @@ class StmtCompiler:
 
     def if_item(self, item: dict[str, Any], path: Path, scope: Scope) -> Run:
         cond = self.ex.compile(item["if"], (*path, "if"), scope)
-        test = _quiet_parse(item["if"])
+        test = parse_quietly(item["if"])
         test_scope = dict(scope)
         with self.within(test, scope):
             then = self.block(item.get("then", item.get("do")), (*path, "then"), scope)
@@ -252,7 +242,7 @@ class StmtCompiler:
         for nm in head.names:
             self.bind(nm, head.iter, scope)
         try:
-            cond_node = _quiet_parse(item["if"]) if "if" in item else None
+            cond_node = parse_quietly(item["if"]) if "if" in item else None
             with self.within(head.iter, scope), self.within(cond_node, inner):
                 body = self.block(item.get("do"), (*path, "do"), inner)
         finally:

@@ -85,6 +85,22 @@ def parse(text: str, start: str = "expr") -> n.Node:
     return node
 
 
+def rule_text(value: Any) -> str:
+    """A rule as the compiler reads it: YAML may have made a number, a truth value or a list of it."""
+    if isinstance(value, str):
+        return value
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def parse_quietly(value: Any, start: str = "expr") -> n.Node | None:
+    """A rule's text parsed as the compiler parses it, for a second look at it (narration, analyses);
+    None where it does not parse, which the compiler reports where it compiles the text."""
+    try:
+        return parse(rule_text(value), start)
+    except ExprSyntaxError:
+        return None
+
+
 def _check_tree(tree: Tree) -> None:
     """Refuse a tree nested deeper than MAX_DEPTH and any name beginning with '_' (walked without recursion).
 
