@@ -104,7 +104,7 @@ def decided(s: Any, f: dict[str, Any], sc: Any) -> None:
     if not (
         sc._holds == pos
         and not sc.over
-        and s.game.phases[f["ph"]].steps[f["st"]].independent
+        and engine.game_step(s, f).independent
         and s.log is None
         and s.narrated is None
         and s.game.coverage is None
@@ -211,7 +211,7 @@ def reveal(s: Any, f: dict[str, Any]) -> None:
         s.say(f"  the secret choices of {', '.join(str(p) for p in who)} are revealed")
     # The first player's choices were made on the state as it is: legal without a check; independent ones
     # are legal whatever was chosen before them.
-    check = not s.game.phases[f["ph"]].steps[f["st"]].independent
+    check = not engine.game_step(s, f).independent
     first = True
     for seat, picks in zip(f["order"], f["picks"], strict=False):
         if not picks or s.over:
@@ -243,7 +243,7 @@ def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool
     before each (each is checked alone); stop at one that is stepwise, a word, or follows an effect that
     pushed a decision (a grant), and return it and those after it, for `apply` to take in full."""
     f = s.stack[-1]
-    step = s.game.phases[f["ph"]].steps[f["st"]]
+    step = engine.game_step(s, f)
     for i, action in enumerate(picks):
         a = s.game.actions.get(action.name)
         if s.over or s.stack[-1] is not f or a is None or action.partial:
