@@ -80,10 +80,10 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         # The last value to choose: one pass of the generated loops lists them all (its domain in order,
         # each value once, since every other parameter is given).
         at = a.params.index(nxt)
-        return [
-            Action(a.name, (*prefix, (nxt.name, done.params[at][1])))
-            for done in a.fast(s, me, bound, free, False)
-        ]
+        done = a.fast(s, me, bound, free, False)
+        if at == len(a.params) - 1 and list(bound) == [p.name for p in a.params[:at]]:
+            return done  # given in the order declared, each listed action is already the one to offer
+        return [Action(a.name, (*prefix, (nxt.name, d.params[at][1]))) for d in done]
     values = a.next_values.get(nxt.name) if partial else None
     if values is not None:  # the generated loops: each value that can be completed, in one pass
         return [
