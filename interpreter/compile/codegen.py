@@ -19,6 +19,7 @@ from typing import Any
 from meeple.compile.builtins import (
     BOARD_QUERIES,
     BUILTINS,
+    Distinct,
     added,
     can_pay,
     can_pay_one,
@@ -374,6 +375,7 @@ class SourceGen:
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
             "_NO_FIELDS": {},  # the fields of a site-typed none (never written)
             "_in": contains,
+            "_among": among,
             "_not_in": lacks,
             "_index": index_value,
             "_add": add_values,
@@ -1418,7 +1420,14 @@ def action_enumerator(
                 values = domain_source
             else:
                 values = f"_b_distinct(s, {domain_source})"
-            home = max([level_of.get(x, 0) for x in free_names(domain) if x in level_of], default=0)
+            uses = free_names(domain)
+            if _CONST_NAME.match(domain_source):
+                among = _membership(checks[k], pname, level_of, k)
+                if among is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
+                    order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
+                    values = f"_among({order}, {gen.gen(among, scope, local)}, {values})"
+                    uses = uses | free_names(among)
+            home = max([level_of.get(x, 0) for x in uses if x in level_of], default=0)
             if home < k - 1:
                 # The domain needs only names bound further out: worked out once there, on first use.
                 at = out.lines.index(f"{pads[home]}#{home}")
@@ -1486,6 +1495,35 @@ def action_enumerator(
 # or a truth value, which equal numbers, nor a value that may change).
 _ATOMS = (str, int)
 _MADE = 4096  # Actions kept per action of a game at most (an action with a vast choice keeps making new)
+
+
+def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level: int) -> n.Node | None:
+    """The list of a condition `pname in xs` among a level's conditions, where xs names no parameter of this
+    level or a later one: the loop over a constant domain may then go over the values in xs only."""
+    from meeple.compile.expressions import free_names
+
+    for c in conds:
+        if (
+            isinstance(c, n.Compare)
+            and c.ops == ("in",)
+            and isinstance(c.left, n.Name)
+            and c.left.id == pname
+            and all(level_of.get(x, 0) < level for x in free_names(c.rights[0]))
+        ):
+            return c.rights[0]
+    return None
+
+
+def among(order: dict[Any, int], xs: Any, domain: Any) -> Any:
+    """The values of a constant domain (`order`: each value's place in it) that are in xs, in the domain's
+    order, where xs is a list; else the whole domain (the loop's own condition tells the values in xs)."""
+    if type(xs) is not list and type(xs) is not tuple and type(xs) is not Distinct:
+        return domain
+    try:
+        places = sorted({order[x] for x in xs if x in order})
+    except TypeError:  # a value that cannot be hashed: the loop's condition compares it
+        return domain
+    return [domain[i] for i in places]
 
 
 class _Lines:

@@ -1219,6 +1219,9 @@ def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value
                 one_pass = [str(a) for a in stepwise_options(state, offer, me, bound, False)]
                 assert one_pass == [str(a) for a in stepwise_options(state, alone, me, bound, False)]
                 compared += len(bound) < 2  # the partner or the bundle given still to choose
+                if len(bound) == 2:  # the last value, the rest given in order: the listed offers themselves
+                    done = offer.fast(state, me, bound, False, False)
+                    assert one_pass == [str(a) for a in done] and not any(a.partial for a in done)
             state.apply(rng.choice(state.legal_actions()))
     assert compared > 100
 
@@ -1639,3 +1642,70 @@ def test_a_table_is_indexed_in_place_by_the_kind_of_its_rows(tmp_path, monkeypat
     s.apply("take(i=0)").apply("take(i=1)")
     assert s.gv["got"] == (2, 1, 1, None, 1, 4, 7, None)
     plays_as_the_closures(tmp_path, monkeypatch, TABLE_RULES, game, range(1, 4))
+
+
+AMONG_RULES = """
+game: {name: Among, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 12}}
+  cards: {a1: {}, c1: {}}
+  zones:
+    marked: {fill: cards}
+board: {grid: {width: 4, height: 2}}
+vars:
+  game: {wanted: [], rounds: 0}
+defs:
+  # The cells beside a player's stones, each as often as it is beside one, in no particular order.
+  beside(p): "[n for b in pieces('stone', owner=p) for n in neighbours(b.site)]"
+actions:
+  put:
+    params: {cell: cells}
+    when: first(pieces_at(cell)) == none and cell in beside(me)
+    effect: [place stone at cell for me]
+  start:
+    params: {cell: cells}
+    when: count(pieces('stone', owner=me)) == 0 and cell in wanted
+    effect: [place stone at cell for me]
+  mark:
+    params: {cell: cells}
+    when: cell in marked and rounds < 3
+    effect: [rounds += 1]
+setup:
+  - set wanted = ['d2', 'b1', 'd2']
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 7
+    do: [{choose: [put, start, mark]}]
+"""
+
+
+def test_a_loop_over_a_constant_domain_whose_condition_asks_for_membership_goes_over_the_members(
+    tmp_path, monkeypatch
+):
+    """`cell in beside(me)` over every cell: the loop takes the cells in the list (each once, in the
+    board's order) instead of testing every cell; a zone, which is no list, still has every cell tested."""
+    game = load_tiny(tmp_path, AMONG_RULES, players=2)
+    source = {name: game.definition.actions[name].fast.source for name in ("put", "start", "mark")}
+    assert "_among(" in source["put"] and "_among(" in source["start"]
+    assert "_among(" in source["mark"]  # a zone is looped over as the whole domain (`among` tells)
+    state = game.new_game(seed=1)
+    offers = [str(a) for a in state.legal_actions()]
+    assert offers == ["start(cell=b1)", "start(cell=d2)", "mark(cell=a1)", "mark(cell=c1)"]
+    state.apply("start(cell=b1)").apply("start(cell=d2)")
+    # p1's stone at b1 has a1, c1 and b2 beside it: listed in the board's order, not the list's.
+    put = [str(a) for a in state.legal_actions() if a.name == "put"]
+    assert put == ["put(cell=a1)", "put(cell=c1)", "put(cell=b2)"]
+    plays_as_the_closures(tmp_path, monkeypatch, AMONG_RULES, game, range(1, 6))
+
+
+def test_among_keeps_the_domains_order_and_falls_back_to_the_whole_domain_for_what_is_no_list():
+    domain = ["a", "b", "c", "d"]
+    order = {v: i for i, v in enumerate(domain)}
+    assert codegen.among(order, ["d", "x", "b", "d"], domain) == ["b", "d"]
+    assert codegen.among(order, ("c",), domain) == ["c"]
+    assert codegen.among(order, [], domain) == []
+    assert codegen.among(order, {"a": 1}, domain) is domain  # a zone: counts by name
+    assert codegen.among(order, None, domain) is domain
+    assert codegen.among(order, [["a"]], domain) is domain  # a value that cannot be hashed
