@@ -909,26 +909,32 @@ def _trail_groups(
     edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]
 ) -> list[list[tuple[str, str, str]]]:
     """The sides split into groups that no trail leaves: sides meet in a group at corners not blocked (a
-    trail may end at a blocked corner but never passes through one)."""
-    parent = list(range(len(edges)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first_at: dict[str, int] = {}
+    trail may end at a blocked corner but never passes through one). Each group lists its sides in the
+    order given; the groups come in the order of their first sides."""
+    at: dict[str, list[int]] = {}  # the sides meeting at each corner not blocked
     for i, (_, a, b) in enumerate(edges):
-        for corner in (a, b):
-            if corner in blocked:
-                continue
-            j = first_at.setdefault(corner, i)
-            parent[root(i)] = root(j)
-    groups: dict[int, list[tuple[str, str, str]]] = {}
+        if a not in blocked:
+            at.setdefault(a, []).append(i)
+        if b not in blocked:
+            at.setdefault(b, []).append(i)
+    seen = [False] * len(edges)
+    groups = []
     for i, edge in enumerate(edges):
-        groups.setdefault(root(i), []).append(edge)
-    return list(groups.values())
+        if seen[i]:
+            continue
+        seen[i] = True
+        members, todo = [i], [edge]
+        while todo:
+            _, a, b = todo.pop()
+            for corner in (a, b):
+                for j in at.get(corner, ()):
+                    if not seen[j]:
+                        seen[j] = True
+                        members.append(j)
+                        todo.append(edges[j])
+        members.sort()
+        groups.append([edges[j] for j in members])
+    return groups
 
 
 def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str], best: int) -> int:

@@ -164,3 +164,29 @@ def test_networks_on_a_hex_board_agree_with_the_plain_search(seed: int, size: in
     blocked = frozenset(rng.sample(sorted(corners), rng.randint(0, 3)))
     edges = tuple(sorted((s, *ends[s]) for s in sides))
     assert _longest_trail.__wrapped__(edges, blocked) == from_every_corner(edges, blocked)
+
+
+@settings(max_examples=300)
+@given(GRAPHS, st.frozensets(st.sampled_from(CORNERS)))
+def test_the_groups_split_the_sides_at_corners_not_blocked_keeping_their_order(
+    edges: tuple[Edge, ...], blocked: frozenset[str]
+) -> None:
+    from meeple.compile.builtins import _trail_groups
+
+    groups = _trail_groups(edges, blocked)
+    assert sorted(e for g in groups for e in g) == sorted(edges)  # every side once
+    firsts = [g[0] for g in groups]
+    assert firsts == sorted(firsts, key=edges.index)  # in the order of their first sides
+    for g in groups:
+        assert list(g) == sorted(g, key=edges.index)  # the order given
+        meets = {c for _, a, b in g for c in (a, b) if c not in blocked}
+        others = {c for h in groups if h is not g for _, a, b in h for c in (a, b) if c not in blocked}
+        assert not meets & others  # no group meets another at a corner a trail may pass
+        joined, todo = {g[0]}, [g[0]]  # and each is joined at such corners
+        while todo:
+            _, a, b = todo.pop()
+            for e in g:
+                if e not in joined and {a, b} & {e[1], e[2]} - blocked:
+                    joined.add(e)
+                    todo.append(e)
+        assert joined == set(g)
