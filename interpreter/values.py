@@ -49,6 +49,9 @@ class PieceRef(int):
         return (PieceRef, (int(self), self.label))
 
 
+_PLAIN = frozenset({type(None), str, int, bool, float, tuple, list, dict})  # never a bundle
+
+
 class Bundle(Mapping[str, int]):
     """An immutable multiset of resources: `3 rope + 1 chalk`."""
 
@@ -114,7 +117,9 @@ class Bundle(Mapping[str, int]):
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Bundle):
+        # Told by the type first: the check against a Mapping subclass is slow, and most values compared
+        # with a bundle (none, a name, a number) are of a built-in type.
+        if type(other) is Bundle or (type(other) not in _PLAIN and isinstance(other, Bundle)):
             return self._d == other._d
         return NotImplemented
 

@@ -230,19 +230,18 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     memo = s._memo
     if memo is None:
         return fn(s, v0)
+    # A zone (a dict, changed in place) stands for its contents, told by its type first: an exception
+    # caught costs more than the whole lookup.
+    k0 = _Zone(v0.items()) if type(v0) is dict else v0
     kept = s._kept.get(name)
     if kept is not None:
-        memo, key = kept, v0
+        memo, key = kept, k0
     else:
-        key = (name, v0)
+        key = (name, k0)
     try:
         hit = memo.get(key, _MISSING)
-    except TypeError:  # unhashable: a zone stands for its contents; anything else has no memo
-        frozen = _frozen(v0)
-        if frozen is None:
-            return fn(s, v0)
-        key = frozen if kept is not None else (name, frozen)
-        hit = memo.get(key, _MISSING)
+    except TypeError:  # unhashable (a list): no memo
+        return fn(s, v0)
     if hit is _MISSING:
         hit = memo[key] = fn(s, v0)
     return hit
@@ -1268,6 +1267,10 @@ class SourceGen:
                         return self.reads_state(f"(_count_at(s, {site_kind}) {node.ops[0]} 0)")
         left = self.gen(node.left, scope, local)
         rights = [self.gen(r, scope, local) for r in node.rights]
+        if len(node.ops) == 1 and node.ops[0] in ("==", "!=") and "None" in (left, rights[0]):
+            # No value of the game equals none but none itself: `is` says so without asking the value
+            # (a bundle's `==` checks the other's type, a slow check for a Mapping).
+            return f"({left} {'is' if node.ops[0] == '==' else 'is not'} {rights[0]})"
         if all(op in _PY_CMP for op in node.ops):
             return "(" + left + "".join(f" {op} {r}" for op, r in zip(node.ops, rights)) + ")"
         if len(rights) == 1:

@@ -18,6 +18,7 @@ from meeple.compile import codegen
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.where import Where
 from meeple.rules.loader import SourceIndex
+from meeple.values import Bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_GAMES = sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
@@ -1709,3 +1710,71 @@ def test_among_keeps_the_domains_order_and_falls_back_to_the_whole_domain_for_wh
     assert codegen.among(order, {"a": 1}, domain) is domain  # a zone: counts by name
     assert codegen.among(order, None, domain) is domain
     assert codegen.among(order, [["a"]], domain) is domain  # a value that cannot be hashed
+
+
+def test_a_def_given_a_zone_is_memoised_by_its_cards_and_one_given_a_list_is_worked_out_each_time():
+    """`_call1` keys a zone (a dict, changed in place) by what it holds, told by its type (no exception
+    raised and caught on the way), and calls a def given a list, which cannot be a key, every time."""
+
+    class Decision:
+        _memo: dict[Any, Any] = {}
+        _kept: dict[str, Any] = {}
+
+    calls: list[Any] = []
+
+    def size(s: Any, v: Any) -> int:
+        calls.append(v)
+        return sum(v.values()) if isinstance(v, dict) else len(v)
+
+    zone = {"ace": 2, "king": 1}
+    assert codegen._call1(Decision, "size", size, zone) == 3
+    assert codegen._call1(Decision, "size", size, dict(zone)) == 3  # the same cards: found
+    assert len(calls) == 1
+    zone["king"] = 3  # changed in place: other cards, worked out again
+    assert codegen._call1(Decision, "size", size, zone) == 5 and len(calls) == 2
+    Decision._kept = {"size": {}}  # kept across decisions: by the cards alone
+    assert codegen._call1(Decision, "size", size, zone) == 5 and len(calls) == 3
+    assert codegen._call1(Decision, "size", size, {"ace": 2, "king": 3}) == 5 and len(calls) == 3
+    listed = ["ace", "king"]
+    assert codegen._call1(Decision, "size", size, listed) == 2
+    assert codegen._call1(Decision, "size", size, listed) == 2 and len(calls) == 5
+
+
+NONE_RULES = """
+game: {name: Nothing, players: {min: 2, max: 2}}
+components:
+  resources: [gold, wood]
+vars:
+  game: {top: none, rounds: 0}
+actions:
+  offer:
+    params: {b: "bundles(me.resources, 2)"}
+    when: top == none or b != top
+    effect: ["set top = b", rounds += 1]
+  clear:
+    when: top != none
+    effect: [set top = none, rounds += 1]
+setup:
+  - for: p in players
+    do: [gain 2 gold + 1 wood to p]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 8
+    do: [{choose: [offer, clear]}]
+"""
+
+
+def test_a_comparison_with_none_is_an_identity_test_and_a_bundle_compares_as_before(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, NONE_RULES, players=2)
+    offer, clear = (game.definition.actions[name].fast.source for name in ("offer", "clear"))
+    assert "(s.gv['top'] is None)" in offer and "(s.gv['top'] is not None)" in clear
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()][:2] == ["offer(b=1 gold)", "offer(b=1 wood)"]
+    state.apply("offer(b=1 gold)")  # top is now a bundle: every other bundle, and clearing it
+    offered = [str(a) for a in state.legal_actions()]
+    assert "offer(b=1 gold)" not in offered and "offer(b=1 wood)" in offered and "clear" in offered
+    assert Bundle({"gold": 1}) != None and not (Bundle({"gold": 1}) == "gold")  # noqa: E711
+    assert Bundle({"gold": 1}) == Bundle([("gold", 1)]) and Bundle({"gold": 1}) != {"gold": 1}
+    plays_as_the_closures(tmp_path, monkeypatch, NONE_RULES, game, range(1, 5))
