@@ -58,7 +58,7 @@ class Bundle(Mapping[str, int]):
     __slots__ = ("_d", "_hash", "_units", "_subs")
 
     def __init__(self, items: Mapping[str, int] | Iterable[tuple[str, int]] = ()) -> None:
-        pairs = items.items() if isinstance(items, Mapping) else items
+        pairs = items.items() if type(items) is dict or isinstance(items, Mapping) else items
         d: dict[str, int] = {}
         for k, v in pairs:
             if v:

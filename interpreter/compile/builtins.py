@@ -69,7 +69,7 @@ def first(s: Any, xs: Any) -> Any:
     if type(xs) is list or type(xs) is tuple:
         return xs[0] if xs else None
     if type(xs) is dict or type(xs) is Bundle:  # the first of its units, without listing them all
-        return min((k for k in xs if xs[k] > 0), default=None)
+        return min([k for k, v in xs.items() if v > 0], default=None)
     for x in units(xs):
         return x
     return None
@@ -266,7 +266,7 @@ def bundles(s: Any, source: Any, max_total: int, min_total: int = 1) -> list[Bun
 
 def _held_bundles(source: Any, max_total: int, min_total: int) -> list[Bundle]:
     # Beyond max_total, how many of a kind one holds changes no bundle: the cache sees fewer holdings.
-    held = tuple(sorted((k, v if v < max_total else max_total) for k, v in source.items() if v > 0))
+    held = tuple(sorted([(k, v if v < max_total else max_total) for k, v in source.items() if v > 0]))
     return _sub_bundles(held, max_total, min_total)
 
 
@@ -661,7 +661,7 @@ def within(s: Any, a: str, r: int, metric: str | None = None) -> list[str]:
     else:
         lengths = _metric_lengths(s, metric, a, r)
     order = s.game.board.order
-    return sorted((x for x, d in lengths.items() if d <= r), key=order.__getitem__)
+    return sorted([x for x, d in lengths.items() if d <= r], key=order.__getitem__)
 
 
 @builtin("path")
