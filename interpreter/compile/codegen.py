@@ -638,7 +638,8 @@ class SourceGen:
             or node.func.id in self.sym.defs
             or node.func.id not in BUILTINS
             or node.func.id in _RANDOM_BUILTINS
-            or not source.startswith("_b_")  # written as a direct read (`len(s.pieces)`): as cheap as a test
+            # written as a direct read (`len(s.pieces)`): as cheap as a test; but not a zone's size, a sum
+            or not source.startswith(("_b_", "sum("))
         ):
             return source
         temp = f"_h{next(self.counter)}"
@@ -1438,9 +1439,21 @@ def action_enumerator(
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
             line = f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
             out.add(line, where_of(domain))
+            at = len(out.lines) - 1
+            outer = pad
             pad += "    "
             pads.append(pad)
-            _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of)
+            # A built-in call of this level's conditions that does not read its name is worked out at the
+            # first value that asks for it and kept for the others (SourceGen.hoisted), as in a
+            # comprehension's conditions: `size(me.played)` in `count(...) >= 3 - size(me.played)`.
+            frame = _loop_frame([pname])
+            gen.hoisting.append(frame)
+            try:
+                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of)
+            finally:
+                gen.hoisting.pop()
+            for temp in frame[1]:
+                out.insert(at, f"{outer}{temp} = _UNSET")
     except Unsupported:
         return None
     if values_of is None:

@@ -1778,3 +1778,60 @@ def test_a_comparison_with_none_is_an_identity_test_and_a_bundle_compares_as_bef
     assert Bundle({"gold": 1}) != None and not (Bundle({"gold": 1}) == "gold")  # noqa: E711
     assert Bundle({"gold": 1}) == Bundle([("gold", 1)]) and Bundle({"gold": 1}) != {"gold": 1}
     plays_as_the_closures(tmp_path, monkeypatch, NONE_RULES, game, range(1, 5))
+
+
+LEVEL_HOIST_RULES = """
+game: {name: Picks, players: {min: 2, max: 2}}
+components:
+  cards: {c1: {}, c2: {}, c3: {}, c4: {}, c5: {}}
+  zones:
+    deck: {fill: "[c1, c2, c3, c4, c5]"}
+    hand: {per: player}
+    played: {per: player}
+vars:
+  game: {rounds: 0}
+setup:
+  - for: p in players
+    do: [draw 2 from deck to p.hand]
+actions:
+  pick:
+    params: {card: distinct(me.hand)}
+    when: "count([x for x in me.hand if x >= card]) >= 3 - size(me.played) - size(deck)"
+    effect: [move card card from me.hand to me.played, rounds += 1]
+  draw_one:
+    when: size(deck) > 0
+    effect: [draw 1 from deck to me.hand, rounds += 1]
+  rest:
+    effect: [rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 12
+    do: [{choose: [pick, draw_one, rest]}]
+"""
+
+
+def test_a_size_in_a_listings_condition_that_does_not_read_the_value_is_worked_out_once_per_listing(
+    tmp_path, monkeypatch
+):
+    """`3 - size(me.played) - size(deck)` is the same for every card: each size is worked out at the first
+    card that asks for it and kept for the others (a temporary set before the loop), while the count, which
+    reads the card, is worked out for each."""
+    game = load_tiny(tmp_path, LEVEL_HOIST_RULES, players=2)
+    source = game.definition.actions["pick"].fast.source
+    loop = next(line for line in source.splitlines() if "for v_card in" in line)
+    temps = [
+        line.strip().split(" = ")[0] for line in source.splitlines() if line.strip().endswith("= _UNSET")
+    ]
+    assert len(temps) == 2 and all(f"({t} := sum(s.zones[" in source for t in temps)
+    assert source.index(f"{temps[0]} = _UNSET") < source.index(loop)
+    assert "sum([_n" in source and "(v_x >= v_card)" in source  # the count, for each card
+    state = game.new_game(seed=1)
+    hand, deck = state.zones["hand#0"], state.zones["deck"]
+    assert sum(deck.values()) == 1  # two cards each were drawn: a card fits if another is above it
+    fits = [c for c in sorted(hand) if sum(n for x, n in hand.items() if x >= c) >= 3 - 0 - 1]
+    assert len(fits) == 1 and [str(a) for a in state.legal_actions() if a.name == "pick"] == [
+        f"pick(card={fits[0]})"
+    ]
+    plays_as_the_closures(tmp_path, monkeypatch, LEVEL_HOIST_RULES, game, range(1, 8))
