@@ -205,8 +205,10 @@ def lay_out_board(s: State) -> None:
     tries = g.require.tries if g.require is not None else 1
     for _ in range(max(1, tries)):
         s.sites = {site: dict(g.board.site_fields.get(site, {})) for site in g.board.kind_of}
+        s.ver["sites"] += 1  # counted as every change is: what was worked out from the sites is stale
         for step in g.layout:
             lay_out(s, step)
+            s.ver["sites"] += 1
         if g.require is None or g.require.holds(s, {}):
             return
     raise RulesError(

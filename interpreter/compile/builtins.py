@@ -671,6 +671,9 @@ def path(s: Any, a: str, b: str, metric: str | None = None) -> list[str] | None:
     `single_source_shortest_path` or `single_source_dijkstra_path` finds on `board.graph(kind)`."""
     memo = s._memo
     key = ("$path", metric, a)
+    kept = _metric_kept(s, metric) if metric is not None else None
+    if kept is not None:  # kept with the metric's costs, while nothing it reads changes
+        memo = kept
     if memo is not None and key in memo:
         paths = memo[key]
     else:
@@ -727,16 +730,36 @@ def _paths_by_cost(s: Any, metric: Any, source: str) -> dict[str, list[str]]:
     return ways
 
 
+METRIC_KEPT = "$metric:"  # before a metric's name: its costs kept in a state's `_kept` (GameDef.kept_defs)
+
+
 def _metric_lengths(s: Any, name: str, source: str, cutoff: int | None) -> dict[str, Any]:
-    """Dijkstra from one site under a named metric, read from the live state (memoised while it is fixed)."""
+    """Dijkstra from one site under a named metric, read from the live state: memoised while it is fixed,
+    and kept across decisions while nothing the metric reads changes (never changed by the caller)."""
     memo = s._memo
-    key = ("$metric", name, source, cutoff)
-    if memo is not None and key in memo:
-        return memo[key]  # type: ignore[no-any-return]
-    lengths = _dijkstra(s, _known_metric(s, name), source, cutoff)
-    if memo is not None:
-        memo[key] = lengths
-    return lengths
+    kept = _metric_kept(s, name)
+    key: tuple[Any, ...]
+    if kept is not None:
+        memo, key = kept, (source, cutoff)
+    elif memo is None:
+        return _dijkstra(s, _known_metric(s, name), source, cutoff)
+    else:
+        key = ("$metric", name, source, cutoff)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _dijkstra(s, _known_metric(s, name), source, cutoff)
+    return found  # type: ignore[no-any-return]
+
+
+def _metric_kept(s: Any, name: str) -> dict[Any, Any] | None:
+    """Where a metric's costs are kept in this state, or None (what it reads is not known). While the
+    state may change (an effect running, no memo) the kept results are first brought up to date: those of
+    a part changed since are dropped."""
+    if s._memo is None:
+        if not s.game.kept_defs:
+            return None
+        s.game.refresh_kept(s)
+    return s._kept.get(METRIC_KEPT + name)  # type: ignore[no-any-return]
 
 
 _NOT_ASKED = object()

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from meeple.compile.board import check_render_layout, compile_board, compile_layout, compile_require
-from meeple.compile.builtins import BUILTINS, units
+from meeple.compile.builtins import BUILTINS, METRIC_KEPT, units
 from meeple.compile.cardpaths import reach
 from meeple.compile.codegen import action_enumerator
 from meeple.compile.coverage import Coverage, place
@@ -413,6 +413,13 @@ class GameCompiler:
             parts = self.expand_reads(reads)
             if known_parts(parts):
                 groups.setdefault(tuple(sorted(parts)), []).append(name)
+        # A metric's cheapest costs from a site are kept the same way (builtins.METRIC_KEPT), by the site
+        # and the distance asked, while what its entering costs and cut steps read is unchanged.
+        for name, reads in self.metric_reads.items():
+            if self.known_reads(reads):
+                parts = self.expand_reads(reads)
+                if known_parts(parts):
+                    groups.setdefault(tuple(sorted(parts)), []).append(METRIC_KEPT + name)
         return tuple((parts, tuple(names)) for parts, names in groups.items())
 
     def kept_listings(self, actions: dict[str, ActionDef]) -> dict[str, ActionDef]:

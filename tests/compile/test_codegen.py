@@ -1835,3 +1835,64 @@ def test_a_size_in_a_listings_condition_that_does_not_read_the_value_is_worked_o
         f"pick(card={fits[0]})"
     ]
     plays_as_the_closures(tmp_path, monkeypatch, LEVEL_HOIST_RULES, game, range(1, 8))
+
+
+MUD_RULES = """
+game: {name: Mud, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 5, height: 1}}
+vars:
+  game: {trail: [], rounds: 0}
+metrics:
+  mud: {on: cell, enter: "t.depth + 1"}
+setup:
+  - for: c in cells
+    do: [set c.depth = 0]
+actions:
+  put:
+    params: {cell: "[c for c in within(a1, 2, 'mud') if len(pieces_at(c)) == 0]"}
+    effect:
+      - place stone at cell for me
+      - set trail = path(a1, e1, 'mud')
+      - rounds += 1
+  soak:
+    params: {cell: "[c for c in cells if c.depth == 0]"}
+    effect: [set cell.depth = 2, rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 6
+    do: [{choose: [put, soak]}]
+"""
+
+
+def test_a_metrics_costs_are_kept_across_decisions_until_what_it_reads_changes(tmp_path, monkeypatch):
+    """`within` and `path` under a metric keep the costs from a site in the state (with the defs' kept
+    results), by the site and the distance asked, while the parts the metric reads are unchanged (the
+    sites' fields here), in listings and in effects alike; a change to those drops them."""
+    from meeple.compile import builtins
+
+    game = load_tiny(tmp_path, MUD_RULES, players=2)
+    assert (("sites",), ("$metric:mud",)) in game.definition.kept_defs
+    searches: list[tuple[str, Any]] = []
+    dijkstra = builtins._dijkstra
+
+    def counted(s: Any, metric: Any, source: str, cutoff: Any, *more: Any) -> Any:
+        searches.append((source, cutoff))
+        return dijkstra(s, metric, source, cutoff, *more)
+
+    monkeypatch.setattr(builtins, "_dijkstra", counted)
+    state = game.new_game(seed=1)
+    put = [str(a) for a in state.legal_actions() if a.name == "put"]
+    assert put == ["put(cell=a1)", "put(cell=b1)", "put(cell=c1)"] and searches == [("a1", 2)]
+    state.apply("put(cell=b1)")  # the path in the effect: one search with no limit; kept
+    assert state.gv["trail"] == ("a1", "b1", "c1", "d1", "e1") and searches[1:] == [("a1", None)]
+    state.apply("put(cell=a1)").apply("put(cell=c1)")  # the same sites: no search again
+    assert len(searches) == 2
+    state.apply("soak(cell=c1)")  # c1 now costs 3 to enter: the kept costs are dropped
+    assert [str(a) for a in state.legal_actions() if a.name == "put"] == []  # b1 a1 c1 taken, d1 too far
+    assert searches[2:] == [("a1", 2)]
+    monkeypatch.undo()
+    plays_as_the_closures(tmp_path, monkeypatch, MUD_RULES, game, range(1, 6))
