@@ -670,21 +670,27 @@ def path(s: Any, a: str, b: str, metric: str | None = None) -> list[str] | None:
     b cannot be reached. Among equally cheap ways the same one is always chosen: the one NetworkX's
     `single_source_shortest_path` or `single_source_dijkstra_path` finds on `board.graph(kind)`."""
     memo = s._memo
-    key = ("$path", metric, a)
-    kept = _metric_kept(s, metric) if metric is not None else None
-    if kept is not None:  # kept with the metric's costs, while nothing it reads changes
-        memo = kept
-    if memo is not None and key in memo:
-        paths = memo[key]
-    else:
-        board = s.game.board
-        if metric is None:
-            paths = _paths_by_steps(_graph_joins(board, board.kind_of.get(a, "")), a)
+    if metric is None:  # fewest steps: every way from a at once, a breadth-first pass
+        key: tuple[Any, ...] = ("$path", None, a)
+        if memo is not None and key in memo:
+            paths = memo[key]
         else:
-            paths = _paths_by_cost(s, _known_metric(s, metric), a)
-        if memo is not None:
-            memo[key] = paths
-    found = paths.get(b)
+            board = s.game.board
+            paths = _paths_by_steps(_graph_joins(board, board.kind_of.get(a, "")), a)
+            if memo is not None:
+                memo[key] = paths
+        found = paths.get(b)
+    else:  # the search stops once b's way is settled
+        kept = _metric_kept(s, metric)
+        if kept is not None:  # kept with the metric's costs, while nothing it reads changes
+            memo = kept
+        key = ("$path", metric, a, b)
+        if memo is not None and key in memo:
+            found = memo[key]
+        else:
+            found = _path_by_cost(s, _known_metric(s, metric), a, b)
+            if memo is not None:
+                memo[key] = found
     return list(found) if found is not None else None
 
 
@@ -718,16 +724,17 @@ def _paths_by_steps(joins: dict[str, list[str]], source: str) -> dict[str, list[
     return paths
 
 
-def _paths_by_cost(s: Any, metric: Any, source: str) -> dict[str, list[str]]:
-    """A cheapest way from `source` to every site it reaches under a metric, read from the live state.
-    Dijkstra's search as NetworkX runs it (the same joins in the same order, ties to the site put on the
-    heap first, a way replaced only by a strictly cheaper one), so the same way is chosen."""
+def _path_by_cost(s: Any, metric: Any, source: str, target: str) -> list[str] | None:
+    """A cheapest way from `source` to `target` under a metric, read from the live state; None if there is
+    none. Dijkstra's search as NetworkX runs it (the same joins in the same order, ties to the site put on
+    the heap first, a way replaced only by a strictly cheaper one), so the same way is chosen; it stops
+    when the target is settled, whose way nothing found later can replace."""
     joins = _graph_joins(s.game.board, metric.kind)
     if source not in joins:
-        return {}
+        return None
     ways = {source: [source]}
-    _dijkstra(s, metric, source, None, joins, None, ways)
-    return ways
+    _dijkstra(s, metric, source, None, joins, None, ways, target)
+    return ways.get(target)
 
 
 METRIC_KEPT = "$metric:"  # before a metric's name: its costs kept in a state's `_kept` (GameDef.kept_defs)
@@ -773,11 +780,13 @@ def _dijkstra(
     joins: dict[str, Any] | None = None,
     kind: str | None = None,
     ways: dict[str, list[str]] | None = None,
+    stop: str | None = None,
 ) -> dict[str, Any]:
     """The cheapest cost from `source` to every site it reaches within `cutoff`, on the board's own
     neighbour tables, to sites of the source's kind (the same lengths NetworkX finds, without its per-edge
     overhead). Given `joins` (each site's, in order) and no `kind`, it walks those instead; given `ways`
-    (`{source: [source]}`), it adds the way to each site it pushes, replaced only by a cheaper one."""
+    (`{source: [source]}`), it adds the way to each site it pushes, replaced only by a cheaper one. Given
+    `stop`, it ends once that site's cost is settled (the others' may not be)."""
     if joins is None:
         joins, kind = s.game.board.neighbours, s.game.board.kind_of.get(source)
     kind_of = s.game.board.kind_of
@@ -792,6 +801,8 @@ def _dijkstra(
         if u in done:
             continue
         done[u] = d
+        if u == stop:
+            break
         for v in joins.get(u, ()):
             if v in done or (kind is not None and kind_of.get(v) != kind):
                 continue

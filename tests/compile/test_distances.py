@@ -145,3 +145,23 @@ def test_loading_a_seed_game_does_not_import_networkx(name: str) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
 
     assert out.stdout.strip() == "False"
+
+
+def test_a_cheapest_path_search_stops_once_the_target_is_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meeple.compile import builtins
+
+    s = _played("caravan_conquest", 3, seed=3, actions=0)
+    settled: list[int] = []
+    dijkstra = builtins._dijkstra
+
+    def counted(*args: Any) -> Any:
+        done = dijkstra(*args)
+        settled.append(len(done))
+        return done
+
+    monkeypatch.setattr(builtins, "_dijkstra", counted)
+    graph = s.game.board.graph(s.game.metrics["road"].kind)
+    a = next(iter(graph.nodes))
+    near = next(b for b in graph.neighbors(a) if path(s, a, b, "road") is not None)
+    assert path(s, a, near, "road") == [a, near]
+    assert settled and max(settled) < len(graph.nodes) // 2  # a neighbour: a few sites settled, not the board
