@@ -219,9 +219,10 @@ class _Zone(frozenset[Any]):
     __slots__ = ()
 
 
-def _frozen(value: Any) -> Any:
-    """A value as a memo key: a zone by its contents; None when it cannot be one (a list, say)."""
-    return _Zone(value.items()) if type(value) is dict else None
+def _memo_key(value: Any) -> Any:
+    """A value as a memo key: a zone (a dict, changed in place) by its contents, anything else as it is.
+    Told by the type, not by a hash that fails: an exception caught costs more than the whole lookup."""
+    return _Zone(value.items()) if type(value) is dict else value
 
 
 def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
@@ -230,9 +231,7 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     memo = s._memo
     if memo is None:
         return fn(s, v0)
-    # A zone (a dict, changed in place) stands for its contents, told by its type first: an exception
-    # caught costs more than the whole lookup.
-    k0 = _Zone(v0.items()) if type(v0) is dict else v0
+    k0 = _memo_key(v0)
     kept = s._kept.get(name)
     if kept is not None:
         memo, key = kept, k0
@@ -259,7 +258,7 @@ def _call(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     try:
         hit = memo.get(key, _MISSING)
     except TypeError:  # as in _call1
-        frozen = tuple(_frozen(v) if type(v) is dict else v for v in values)
+        frozen = tuple([_memo_key(v) for v in values])
         key = frozen if kept is not None else (name, frozen)
         try:
             hit = memo.get(key, _MISSING)
@@ -1415,22 +1414,21 @@ def action_enumerator(
                 _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "return out", where_of)
                 continue
             domain_source = gen.gen(domain, scope, local)
+            uses = free_names(domain)
             if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
                 try:
                     values = gen.const(distinct(None, gen.ns[domain_source]))
                 except TypeError:  # a value that cannot be hashed: the closures report it in play, located
                     raise Unsupported("a constant domain of unhashable values") from None
+                members = _membership(checks[k], pname, level_of, k)
+                if members is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
+                    order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
+                    values = f"_among({order}, {gen.gen(members, scope, local)}, {values})"
+                    uses = uses | free_names(members)
             elif gen.surely_distinct(domain, scope, local):  # nothing for `distinct` to drop
                 values = domain_source
             else:
                 values = f"_b_distinct(s, {domain_source})"
-            uses = free_names(domain)
-            if _CONST_NAME.match(domain_source):
-                among = _membership(checks[k], pname, level_of, k)
-                if among is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
-                    order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
-                    values = f"_among({order}, {gen.gen(among, scope, local)}, {values})"
-                    uses = uses | free_names(among)
             home = max([level_of.get(x, 0) for x in uses if x in level_of], default=0)
             if home < k - 1:
                 # The domain needs only names bound further out: worked out once there, on first use.
