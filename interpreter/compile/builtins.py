@@ -300,55 +300,78 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
 
     Copies of one card are interchangeable, so each handful is listed once; the order is stable.
     """
-    held = _held(cards)
+    counts = _counts(cards)
     cache = s.game.card_combos
-    key = ("groups", by, max, held)
-    found = cache.get(key)
+    recent = ("recent", "groups", by, max)
+    found = _within_recent(cache, recent, counts)  # first: a hand in play is most often one played from
     if found is None:
-        counts, kind = dict(held), key[:3]
-        found = _within_recent(cache, kind, counts)
+        held = tuple(sorted(counts.items()))
+        key = ("groups", by, max, held)
+        found = cache.get(key)  # these very cards again (a game replayed, a search back at a deal)
         if found is None:
             definitions = s.game.sym.definitions
             values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
-            found = _groups(cache, held, values, max)
-        _remember(cache, key, found)
-        _note_recent(cache, kind, counts, found)
-    return list(found)
+            found = _remember(cache, key, _groups(cache, held, values, max))
+    _note_recent(cache, recent, counts, found)
+    return list(found)  # each answer a list of its own: what the caller does with it changes no kept one
 
 
 _RECENT = 6  # the last answers of `groups` or `runs` (of one kind) searched for a hand holding this one
 
 
 def _within_recent(
-    cache: dict[Any, Any], kind: tuple[Any, ...], counts: dict[str, int]
+    cache: dict[Any, Any], recent: tuple[Any, ...], counts: dict[str, int]
 ) -> list[Bundle] | None:
     """The answer for the cards `counts` from a recent answer for cards holding them all (a hand before a
     play from it): of the handfuls of those cards, the ones these cards still hold, in the same order. Every
     group or run of a hand's cards is one of a hand holding them, and of those, the ones it holds; the
     answers are in one order by size and cards, which leaving some out keeps. None when no recent hand
     holds them all."""
+    answers = cache.get(recent)
+    if not answers:
+        return None
     keys = counts.keys()
-    for before, answer in reversed(cache.get(("recent", *kind), ())):
-        if len(before) < len(counts) or not keys <= before.keys():
+    n = len(counts)
+    for before, answer in reversed(answers):
+        if len(before) < n or not keys <= before.keys():
             continue
-        if any(before[k] < n for k, n in counts.items()):
-            continue
-        fewer = [k for k, n in counts.items() if before[k] > n]  # kinds of which some copies are gone
-        if not fewer:  # only whole kinds gone: a handful is held when each of its kinds is
-            return [b for b in answer if b._d.keys() <= keys]
-        return [b for b in answer if b._d.keys() <= keys and all(b._d.get(k, 0) <= counts[k] for k in fewer)]
+        fewer = [k for k, c in counts.items() if before[k] != c]  # kinds held before in other numbers
+        if fewer:
+            if any(before[k] < counts[k] for k in fewer):
+                continue  # more copies now than then: not a hand within that one
+            short = set(fewer)
+            return [
+                b
+                for b in answer
+                if b._d.keys() <= keys
+                and (short.isdisjoint(b._d) or all(b._d[k] <= counts[k] for k in short if k in b._d))
+            ]
+        if len(before) == n:  # the same cards
+            return list(answer)
+        return [b for b in answer if b._d.keys() <= keys]  # only whole kinds gone
     return None
 
 
 def _note_recent(
-    cache: dict[Any, Any], kind: tuple[Any, ...], counts: dict[str, int], answer: list[Bundle]
+    cache: dict[Any, Any], recent: tuple[Any, ...], counts: dict[str, int], answer: list[Bundle]
 ) -> None:
-    recent = cache.get(("recent", *kind))
-    if recent is None:
-        recent = cache[("recent", *kind)] = []
-    recent.append((counts, answer))
-    if len(recent) > _RECENT:
-        del recent[0]
+    answers = cache.get(recent)
+    if answers is None:
+        answers = cache[recent] = []
+    answers.append((counts, answer))
+    if len(answers) > _RECENT:
+        del answers[0]
+
+
+def _counts(cards: Any) -> dict[str, int]:
+    """Cards as a dict of (name: copies), none of them 0, from a zone, a bundle or a plain list of names;
+    a new dict, kept by the caller."""
+    if holding(cards):
+        return {k: v for k, v in cards.items() if v > 0}
+    counts: dict[str, int] = {}
+    for name in units(cards):
+        counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 _NO_FIELDS: dict[str, Any] = {}
@@ -360,16 +383,6 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
         cache.clear()
     cache[key] = value
     return value
-
-
-def _held(cards: Any) -> tuple[tuple[str, int], ...]:
-    """Cards as sorted (name, copies) pairs, from a zone, a bundle or a plain list of names."""
-    if holding(cards):
-        return tuple(sorted([(k, v) for k, v in cards.items() if v > 0]))
-    counts: dict[str, int] = {}
-    for name in units(cards):
-        counts[name] = counts.get(name, 0) + 1
-    return tuple(sorted(counts.items()))
 
 
 def _as_values(value: Any) -> tuple[Any, ...]:
@@ -431,19 +444,19 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
     """Every run: cards whose `by` values are consecutive whole numbers, one card per value, all
     sharing at least one value of their list field `within` (a colour). A card with an empty `within`
     list never joins a run; a card listing every colour is wild."""
-    held = tuple(k for k, _ in _held(cards))
+    names = dict.fromkeys(_counts(cards), 1)  # a run takes one card of a kind, not its copies
     cache = s.game.card_combos
-    key = ("runs", by, within, min, max, held)
-    found = cache.get(key)
+    recent = ("recent", "runs", by, within, min, max)
+    found = _within_recent(cache, recent, names)
     if found is None:
-        names, kind = dict.fromkeys(held, 1), key[:5]  # a run takes one card of a kind, not its copies
-        found = _within_recent(cache, kind, names)
+        held = tuple(sorted(names))
+        key = ("runs", by, within, min, max, held)
+        found = cache.get(key)
         if found is None:
             fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
             info = [(f.get(by), _as_values(f.get(within))) for f in fields]
-            found = _runs(cache, held, info, min, max)
-        _remember(cache, key, found)
-        _note_recent(cache, kind, names, found)
+            found = _remember(cache, key, _runs(cache, held, info, min, max))
+    _note_recent(cache, recent, names, found)
     return list(found)
 
 
