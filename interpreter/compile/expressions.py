@@ -316,7 +316,7 @@ class ExprCompiler:
                 return lambda s, b: s.tv[name]
             scope_vars = self.sym.scopes.get(node.obj.id)
             if scope_vars is not None:
-                self.reads.add(scope_part(node.obj.id))  # that scope only: `season.x` is not `trick.x`
+                self.reads.add(scope_part(node.obj.id, name))  # that variable only
                 if name not in scope_vars:
                     self.sink.unknown(self.path, node.pos, "scope variable", name, scope_vars)
                 scope_name = node.obj.id

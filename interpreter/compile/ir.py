@@ -304,10 +304,11 @@ class GameDef:
 
     @cached_property
     def counters(self) -> tuple[str, ...]:
-        """The names of a state's change counters (`ver`): every part, each named scope's, and the finer
-        parts of `pieces` that are counted (piece_keys)."""
+        """The names of a state's change counters (`ver`): every part, each variable of a named scope, and
+        the finer parts of `pieces` that are counted (piece_keys)."""
         finer = dict.fromkeys(key for keys in self.piece_keys.values() for key in keys)
-        return (*PARTS, ROSTER, *(scope_part(name) for name in self.sym.scopes), *finer)
+        scoped = (scope_part(scope, name) for scope, names in self.sym.scopes.items() for name in names)
+        return (*PARTS, ROSTER, *scoped, *finer)
 
     @cached_property
     def query_parts(self) -> dict[tuple[Any, Any], str]:

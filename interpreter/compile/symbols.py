@@ -74,9 +74,10 @@ class Sink:
 _SCOPE_PART = "sv."
 
 
-def scope_part(scope: str) -> str:
-    """The part of a state that is one named scope's variables (`sv` counts a change of any scope)."""
-    return _SCOPE_PART + scope
+def scope_part(scope: str, name: str) -> str:
+    """The part of a state that is one variable of a named scope (`sv.trick.top`; `sv` counts a change of
+    any): a def reading `season.no_sets` keeps its results while `season.finishers` grows."""
+    return f"{_SCOPE_PART}{scope}.{name}"
 
 
 # A read of the pieces of kind K owned by the player a name stands for is written `pieces.K@=NAME` while

@@ -283,16 +283,20 @@ class Effects:
     def set_scoped(self, scope: str, name: str, value: Any) -> None:
         """A variable of a named scope (`season.card`, `trick.passed`)."""
         self.ver["sv"] += 1
-        self.ver[scope_part(scope)] += 1
+        self.ver[scope_part(scope, name)] += 1
         self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
 
     def reset_scope(self, scope: str) -> None:
-        """Every variable of a named scope back to its declared value."""
-        self.ver["sv"] += 1
-        self.ver[scope_part(scope)] += 1
-        self.sv[scope] = {
-            k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()
-        }
+        """Every variable of a named scope back to its declared value; only those it changes are counted as
+        changed (what reads the others keeps its results)."""
+        ver = self.ver
+        ver["sv"] += 1
+        was = self.sv[scope]
+        now = {k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()}
+        for name, value in now.items():
+            if not _same(was.get(name, _UNSET), value):
+                ver[scope_part(scope, name)] += 1
+        self.sv[scope] = now
 
     def give_lead(self, player: Player) -> None:
         """The next turn of the running round-robin phase goes to `player` (or the next one not skipped)."""
@@ -319,3 +323,18 @@ class Effects:
     def declare_winners(self, winners: list[Player] | None) -> None:
         self.over = True
         self.winners = list(winners) if winners is not None else None
+
+
+_UNSET = object()
+_PLAIN = (bool, int, str, float, type(None))
+
+
+def _same(was: Any, now: Any) -> bool:
+    """Whether a variable's value is one it already had, for all that reads it: the same object, equal
+    plain values of one type, or nothing in both (a player and the number of its seat are not the same)."""
+    if was is now:
+        return True
+    kind = type(now)
+    if kind is not type(was):
+        return False
+    return (kind in _PLAIN and was == now) or (kind is tuple and not was and not now)

@@ -819,7 +819,7 @@ def test_a_variable_holding_a_list_or_tuple_is_indexed_in_place_and_one_holding_
 SCOPED_RULES = """
 game: {name: Scoped, players: {min: 2, max: 2}}
 vars:
-  season: {cap: 3}
+  season: {cap: 3, notes: 0}
   trick: {played: 0}
 defs:
   room(n): "len([x for x in 1..n if x <= season.cap]) == n"   # every step up to n fits under the cap
@@ -829,19 +829,23 @@ actions:
     effect: [set trick.played = trick.played + n]
   tighten:
     effect: [set season.cap = season.cap - 1]
+  note:
+    effect: [set season.notes = season.notes + 1]
+  restart:
+    effect: [reset season]
 flow:
   - phase: play
     turns: clockwise
     repeat: true
     until: trick.played >= 12
-    do: [{choose: [play, tighten]}]
+    do: [{choose: [play, tighten, note, restart]}]
 """
 
 
-def test_a_def_reading_one_scope_keeps_its_results_while_another_scope_changes(tmp_path):
+def test_a_def_reading_one_scope_variable_keeps_its_results_while_others_change(tmp_path):
     game = load_tiny(tmp_path, SCOPED_RULES, players=2)
     kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
-    assert kept["room"] == ("sv.season",)  # the season's variables, not the trick's
+    assert kept["room"] == ("sv.season.cap",)  # that variable of the season, not its others nor the trick's
     state = game.new_game(seed=1)
     state.legal_actions()
     results = state._kept["room"]
@@ -849,9 +853,31 @@ def test_a_def_reading_one_scope_keeps_its_results_while_another_scope_changes(t
     state.apply("play(n=2)")  # a trick variable changes: room's results stay
     state.legal_actions()
     assert state._kept["room"] is results
-    state.apply("tighten")  # the season changes: worked out again
+    state.apply("note")  # another variable of the same scope: they stay too
+    state.legal_actions()
+    assert state._kept["room"] is results
+    state.apply("tighten")  # the cap changes: worked out again
     assert [str(a) for a in state.legal_actions() if a.name == "play"] == ["play(n=1)", "play(n=2)"]
-    assert state._kept["room"] is not results and state._kept["room"][3] is False
+    tightened = state._kept["room"]
+    assert tightened is not results and tightened[3] is False
+    state.apply("restart")  # a reset changes every variable of the scope, the cap back to 3 among them
+    assert [str(a) for a in state.legal_actions() if a.name == "play"] == [f"play(n={n})" for n in (1, 2, 3)]
+    restarted = state._kept["room"]
+    assert restarted is not tightened
+    state.apply("restart")  # a reset that changes nothing: the results stay
+    state.legal_actions()
+    assert state._kept["room"] is restarted
+
+
+def test_a_reset_counts_a_variable_as_changed_unless_it_holds_that_very_value():
+    from meeple.runtime.effects import _same
+    from meeple.values import Player
+
+    assert _same(3, 3) and _same("red", "red") and _same(None, None) and _same((), ())
+    assert not _same(Player(1), 1) and not _same(1, Player(1))  # a seat is not its number
+    assert not _same(1, True) and not _same(2, 3)
+    cards = ("a", "b")
+    assert _same(cards, cards) and not _same(cards, tuple(["a", "b"]))  # a list: only the same object
 
 
 ZONE_ARGUMENT_RULES = """
