@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -242,3 +243,51 @@ def player_range_of() -> Any:
 def game_of() -> Any:
     """`game_of(path, players)`: the compiled game, cached for the session."""
     return compiled
+
+
+# --------------------------------------------------------------------------- the mutants' count
+
+
+# The robustness suite counts the mutated rule files it checks (tests/robustness/rule_mutants.py) and the
+# session prints the count at its end. Under pytest-xdist each worker counts its own share and hands it to
+# the controller, which adds them up.
+_FROM_WORKERS: list[list[dict[str, int]]] = []
+
+
+def _counted_here() -> list[dict[str, int]] | None:
+    mutants = sys.modules.get("rule_mutants")
+    if mutants is None or not mutants.TRIED:
+        return None
+    return [dict(mutants.TRIED), dict(mutants.MUST_FAIL), dict(mutants.PLAYED)]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    handed = getattr(session.config, "workeroutput", None)  # set on an xdist worker only
+    counted = _counted_here()
+    if handed is not None and counted is not None:
+        handed["rule_mutants"] = counted
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    counted = getattr(node, "workeroutput", {}).get("rule_mutants")
+    if counted:
+        _FROM_WORKERS.append(counted)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    tried, must, played = Counter[str](), Counter[str](), Counter[str]()
+    for share in [c for c in (_counted_here(), *_FROM_WORKERS) if c]:
+        for total, part in zip((tried, must, played), share):
+            total.update(part)
+    if not tried:
+        return
+    terminalreporter.section("rule-file mutants")
+    terminalreporter.write_line(
+        f"{sum(tried.values())} mutants checked, {sum(must.values())} of them broken by an oracle's word "
+        f"(all reported as errors), {sum(played.values())} clean ones also played"
+    )
+    for kind in sorted(tried):
+        terminalreporter.write_line(
+            f"  {kind:<18} {tried[kind]:>6} checked {must[kind]:>6} broken {played[kind]:>5} played"
+        )
