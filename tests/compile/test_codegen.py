@@ -877,7 +877,7 @@ def test_a_reset_counts_a_variable_as_changed_unless_it_holds_that_very_value():
     assert not _same(Player(1), 1) and not _same(1, Player(1))  # a seat is not its number
     assert not _same(1, True) and not _same(2, 3)
     cards = ("a", "b")
-    assert _same(cards, cards) and not _same(cards, tuple(["a", "b"]))  # a list: only the same object
+    assert _same(cards, cards) and not _same(cards, tuple(["a", "b"]))  # a tuple: only the very same one
 
 
 ZONE_ARGUMENT_RULES = """
