@@ -294,7 +294,7 @@ class Effects:
         was = self.sv[scope]
         now = {k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()}
         for name, value in now.items():
-            if not _same(was.get(name, _UNSET), value):
+            if name not in was or not _same(was[name], value):
                 ver[scope_part(scope, name)] += 1
         self.sv[scope] = now
 
@@ -325,7 +325,6 @@ class Effects:
         self.winners = list(winners) if winners is not None else None
 
 
-_UNSET = object()
 _PLAIN = (bool, int, str, float, type(None))
 
 
