@@ -151,3 +151,17 @@ def test_run_seat_out_of_range_is_a_usage_error(
 ) -> None:
     assert main(["run", str(tmp_path / "tiny.yaml"), "--seat", seat]) == 2
     assert "--seat must be a player from p1 to p2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("body", ["first(p.hand)", "{value: first(p.hand), doc: a card the player holds}"])
+def test_a_def_is_looked_into_whether_or_not_it_carries_notes(tmp_path: Path, body: str) -> None:
+    rules = PEEK.replace("actions:\n", f"defs:\n  top(p): {body}\nactions:\n", 1).replace(
+        "log '{me} holds {size(me.hand)} cards'", "log '{me} holds {top(me)} on top'"
+    )
+    s = load_tiny(tmp_path, rules, 2).new_game(seed=3, narrate=True)
+    since = len(s.log)
+    s.apply("take")
+    drawn = next(iter(s.zones["hand#0"]))
+
+    assert told(s, 0, since)[-1] == f"  p1 holds {drawn} on top"
+    assert told(s, 1, since)[-1] == "  p1 holds a card on top"  # the def reads a hidden hand
