@@ -277,6 +277,10 @@ class ExprCompiler:
         if name in ("turn", "option") or name in sym.scopes:
             self.error(node, "name/bare-scope", f"'{name}' needs a field: {name}.<name>")
             return const(None)
+        if name in sym.player_vars:  # a field of each player, named as if it were one value
+            hint = f"'{name}' is a player variable: read it from a player, as me.{name} or p.{name}"
+            self.error(node, "name/unknown-name", f"unknown name '{name}'", hint)
+            return const(None)
         self.sink.unknown(self.path, node.pos, "name", name, self.known_names(scope))
         return const(None)
 

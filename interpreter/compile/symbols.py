@@ -68,7 +68,8 @@ class Sink:
 
     def unknown(self, path: Path, offset: int, what: str, name: str, candidates: Any) -> None:
         code = "name/unknown-" + what.replace(" ", "-")
-        self.at(path, offset, code, f"unknown {what} '{name}'", did_you_mean(name, candidates))
+        others = [c for c in candidates if c != name]  # a name of another sort is no spelling to suggest
+        self.at(path, offset, code, f"unknown {what} '{name}'", did_you_mean(name, others))
 
 
 _SCOPE_PART = "sv."
