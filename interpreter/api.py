@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from meeple import cache
 from meeple.compile.game import GameCompiler
 from meeple.compile.ir import GameDef
 from meeple.compile.options import resolve_options
 from meeple.data import data_dir
 from meeple.errors import Diagnostic, RulesError
 from meeple.rules.loader import LoadedRules, load_rules
-from meeple.rules.validate import validate
 from meeple.runtime import engine
 from meeple.runtime.narration import Unit
 from meeple.runtime.state import State, state_from_json
@@ -32,10 +32,24 @@ def search_dirs() -> list[Path]:
 def read_rules(path_or_name: str | Path) -> LoadedRules:
     """Load (with variants merged) and schema-check a rule file; raise RulesError on any problem."""
     rules = load_rules(path_or_name, search_dirs())
-    problems = validate(rules.data, rules.index, schema())
+    problems = schema_problems(rules)
     if problems:
         raise RulesError(rules.attribute(problems))
     return rules
+
+
+def schema_problems(rules: LoadedRules) -> list[Diagnostic]:
+    """What the schema finds wrong with the rules (variants merged); none without checking again when the
+    same files, in the same order, were found clean by an earlier load (`meeple.cache`)."""
+    key = cache.digest(*rules.chain, *(part for item in sorted(rules.sources.items()) for part in item))
+    if cache.lookup("schema", key):
+        return []
+    from meeple.rules.validate import validate  # jsonschema: a tenth of a second to import, when needed
+
+    problems = validate(rules.data, rules.index, schema())
+    if not problems:
+        cache.keep("schema", key, True)
+    return problems
 
 
 def check(
@@ -47,11 +61,16 @@ def check(
     reports a schema mistake, a misspelled name and a grammar error together. `options` are checked
     (a wrong one is a `usage/` diagnostic) and compiled with; a wrong one falls back to the defaults.
     """
+    with cache.kept_for(path_or_name):
+        return _check(path_or_name, players, options)
+
+
+def _check(path_or_name: str | Path, players: int | None, options: dict[str, Any] | None) -> list[Diagnostic]:
     try:
         rules = load_rules(path_or_name, search_dirs())
     except RulesError as err:
         return list(err.diagnostics)
-    problems = validate(rules.data, rules.index, schema())
+    problems = schema_problems(rules)
     problems += player_range_problems(rules)
     compiler = GameCompiler(rules.data, rules.index)
     try:
@@ -253,7 +272,13 @@ def _frozen(v: Any) -> Any:
 
 
 def load(path_or_name: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> Game:
-    """Load, check and compile a rule file (a path, or the name of a seed game such as `k2`)."""
+    """Load, check and compile a rule file (a path, or the name of a seed game such as `k2`). What the
+    load works out from the file's text is kept on disk for the next process (`meeple.cache`)."""
+    with cache.kept_for(path_or_name):
+        return _load(path_or_name, players, options)
+
+
+def _load(path_or_name: str | Path, players: int | None, options: dict[str, Any] | None) -> Game:
     rules = read_rules(path_or_name)
     if player_range_problems(rules):
         raise RulesError(player_range_problems(rules))

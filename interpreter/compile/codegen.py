@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from meeple import cache
 from meeple.compile.builtins import (
     BOARD_QUERIES,
     BUILTINS,
@@ -429,7 +430,7 @@ class SourceGen:
             f"        raise _located(err, {self.const(where)}) from err\n"
         )
         try:
-            code = compile(source, f"<rule {name}>", "exec")
+            code = cache.compiled(source, f"<rule {name}>")
         except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
             return None
         exec(code, self.ns)
@@ -615,7 +616,7 @@ class SourceGen:
             return source
         try:
             # A pure built-in is handed no state (`s`): one that reads it fails here and stays as source.
-            value = eval(compile(source, "<constant>", "eval"), self.ns, {"s": None})  # noqa: S307 - our own source
+            value = eval(cache.compiled(source, "<constant>", "eval"), self.ns, {"s": None})  # noqa: S307 - our own source
         except Exception:  # noqa: BLE001 - a constant that fails is left to fail when it runs
             return source
         return self.const(value)
@@ -1496,7 +1497,7 @@ def action_enumerator(
     ns["_wheres"] = out.wheres()
     ns["_action"] = default
     try:
-        exec(compile("\n".join(out.lines) + "\n", f"<action {name}>", "exec"), ns)
+        exec(cache.compiled("\n".join(out.lines) + "\n", f"<action {name}>"), ns)
     except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
         return None
     fn = ns["_enumerate"]

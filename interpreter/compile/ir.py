@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from meeple import cache
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
@@ -414,7 +415,7 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
         ]
         lines += [f"        kept[{name!r}] = {{}}" for name in readers]
     ns: dict[str, Any] = {}
-    exec(compile("\n".join(lines) + "\n", "<kept defs>", "exec"), ns)
+    exec(cache.compiled("\n".join(lines) + "\n", "<kept defs>"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]
 
 

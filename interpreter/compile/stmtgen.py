@@ -15,6 +15,7 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any
 
+from meeple import cache
 from meeple.compile.where import Where
 
 Run = Callable[[Any, dict[str, Any]], None]
@@ -187,7 +188,7 @@ def block_function(block: Any, gen: Any, default: Where) -> Run | None:
     )
     ns = gen.ns  # the generated expressions' namespace: the block is defined there and taken out
     try:
-        exec(compile(source + "\n", "<effect>", "exec"), ns)  # noqa: S102 - our own source
+        exec(cache.compiled(source + "\n", "<effect>"), ns)  # noqa: S102 - our own source
     except (SyntaxError, RecursionError, MemoryError):  # nested beyond what Python compiles: closures
         return None
     fn: Run = ns.pop("_block")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
+from .. import cache
 from ..errors import Diagnostic, InternalError, RulesError, SourceSpan, did_you_mean
 from .index import NodePath, PathKey, SourceIndex, _Entry, _Scalar
 from .variants import Change, Merger, attribute, remove_paths
@@ -222,6 +224,14 @@ def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
             f"the file is too large for a rule file ({len(text):,} characters, at most {MAX_FILE_CHARS:,})"
         )
         raise RulesError([Diagnostic("yaml/too-large", message, SourceSpan(filename, 1, 1))])
+    key = cache.digest(filename, text)
+    kept = cache.lookup("yaml", key)
+    if kept is not None:
+        try:
+            data, index = pickle.loads(kept)
+            return data, index
+        except Exception:  # noqa: BLE001, S110 - a damaged entry: compose the text again
+            pass
     try:
         node = _compose(text)
         builder = _Builder(filename, text)
@@ -237,6 +247,7 @@ def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
         raise RulesError([diagnostic], {filename: text}) from exc
     if builder.diagnostics:
         raise RulesError(builder.diagnostics, {filename: text})
+    cache.keep("yaml", key, pickle.dumps((data, builder.index), protocol=pickle.HIGHEST_PROTOCOL))
     return data, builder.index
 
 

@@ -1,0 +1,97 @@
+"""Start-up: `import meeple`, and loading each seed game (read, check, compile), in fresh processes.
+
+Each figure is one new Python process, timed inside it with `time.perf_counter`: the import of meeple,
+then `meeple.load`. A load is timed three ways, the runs of each game alternating between them:
+
+- no cache: `MEEPLE_CACHE_DIR` empty, every result worked out (what a load cost before `meeple.cache`);
+- first: into an empty cache directory, worked out and written (a file's first load, or after an edit);
+- kept: the cache written by the load before (every later load of the unchanged file).
+
+    python benchmarks/load_speed.py               # every seed game, 5 runs of each kind
+    python benchmarks/load_speed.py --runs 9 k2
+
+Prints the best and the median of the runs per game and kind. The machine's speed moves between runs, so
+compare figures from one sitting; the ratios are what the script is for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+GAMES = {
+    "climbers_of_verdon": 4,
+    "tabletop_climber": 3,
+    "k2": 3,
+    "pluvionauts": 3,
+    "caravan_conquest": 3,
+}
+
+PROBE = """
+import sys, time
+start = time.perf_counter()
+import meeple
+loaded = time.perf_counter()
+meeple.load(sys.argv[1], players=int(sys.argv[2]))
+print(loaded - start, time.perf_counter() - loaded)
+"""
+
+
+def one_run(game: str, players: int, cache_dir: str) -> tuple[float, float]:
+    """(import seconds, load seconds) of one fresh process."""
+    env = {**os.environ, "MEEPLE_CACHE_DIR": cache_dir}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, game, str(players)], env=env, capture_output=True, text=True, check=True
+    )
+    imported, loaded = out.stdout.split()
+    return float(imported), float(loaded)
+
+
+def measure(game: str, players: int, runs: int, grammar: Path) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"import": [], "no cache": [], "first": [], "kept": []}
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as fresh:
+            # the grammar's tables are there already in every kind: they are not what is compared
+            (Path(fresh) / grammar.name).write_bytes(grammar.read_bytes())
+            imported, none = one_run(game, players, "")
+            times["import"].append(imported)
+            times["no cache"].append(none)
+            times["first"].append(one_run(game, players, fresh)[1])
+            times["kept"].append(one_run(game, players, fresh)[1])
+    return times
+
+
+def grammar_tables(folder: str) -> Path:
+    """A cache directory holding only the grammar's parser tables, made by loading nothing."""
+    env = {**os.environ, "MEEPLE_CACHE_DIR": folder}
+    subprocess.run(
+        [sys.executable, "-c", "from meeple.rules.syntax import parser; parser()"], env=env, check=True
+    )
+    return Path(folder) / "grammar.lark-tables"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="*", help="seed games (default: all five)")
+    ap.add_argument("--runs", type=int, default=5, help="fresh processes per game and kind (default 5)")
+    args = ap.parse_args()
+    unknown = [g for g in args.games if g not in GAMES]
+    if unknown:
+        ap.error(f"not a seed game: {', '.join(unknown)} (one of {', '.join(GAMES)})")
+    chosen = args.games or list(GAMES)
+    with tempfile.TemporaryDirectory() as tables:
+        grammar = grammar_tables(tables)
+        print(f"{'game':20} {'import':>14} {'no cache':>14} {'first':>14} {'kept':>14}   (best / median s)")
+        for game in chosen:
+            times = measure(game, GAMES[game], args.runs, grammar)
+            cells = " ".join(f"{min(v):6.3f}/{statistics.median(v):6.3f}" for v in times.values())
+            print(f"{game:20} {cells}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
