@@ -9,17 +9,13 @@ outright wins only and `shared_wins` the shared games a seat took part in.
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
-
-from tqdm import tqdm
 
 from meeple.agents import MAX_ACTIONS, Agent, GameTooLong, PlayError, RandomAgent, make_agents, play_game
 from meeple.api import Game
@@ -334,6 +330,8 @@ def simulate(
     rotate = len(set(names)) > 1 if rotate is None else rotate
     subject = instrumented(game)
     started = time.perf_counter()
+    from tqdm import tqdm  # imported by the commands that show a bar, not by every command's start
+
     bar = tqdm(total=n, desc=game.id, unit="game", file=sys.stderr, disable=None if progress else True)
     play = functools.partial(
         _play_one, names=names, max_actions=max_actions, rotate=rotate, check=check_invariants
@@ -383,6 +381,9 @@ def in_workers(
 
     `done(k)` is told each time k more games are finished (for a progress bar).
     """
+    import multiprocessing  # with the process pool: only when games are shared out
+    from concurrent.futures import ProcessPoolExecutor
+
     if workers <= 1 or len(seeds) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for s in seeds:
             yield play(game, s)
@@ -695,6 +696,8 @@ def play_seeds(
     """A random game from each seed in order: None when it ended normally, else what went wrong. Stops
     after a game that would not end, since every later one would run just as long."""
     outcomes: dict[int, Diagnostic | None] = {}
+    from tqdm import tqdm
+
     bar = tqdm(seeds, desc=label, unit="game", file=sys.stderr, disable=not progress or None, leave=False)
     for s in bar:
         outcomes[s] = problem = playout(game, s, max_actions)
