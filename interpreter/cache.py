@@ -13,7 +13,8 @@ modules; a store with another stamp is ignored and replaced. A store that cannot
 one that cannot be written is not written: the cache can make a load faster, never make it fail.
 
 The directory is the user's cache directory (found by platformdirs), or `MEEPLE_CACHE_DIR` when set; an
-empty `MEEPLE_CACHE_DIR` keeps nothing.
+empty `MEEPLE_CACHE_DIR` keeps nothing. The stores are pickles, trusted as Python trusts the bytecode it
+keeps beside a module: the directory is the user's own, and nothing else should write to it.
 """
 
 from __future__ import annotations
