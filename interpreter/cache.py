@@ -43,8 +43,23 @@ _FORMAT = 1  # of the store's file; another number is another stamp
 _HERE = Path(__file__).resolve().parent
 
 
+_off: ContextVar[bool] = ContextVar("meeple_cache_off", default=False)
+
+
+@contextmanager
+def off() -> Iterator[None]:
+    """Within the block nothing is read from the cache or kept in it (`meeple --no-cache`)."""
+    token = _off.set(True)
+    try:
+        yield
+    finally:
+        _off.reset(token)
+
+
 def directory() -> Path | None:
     """The cache directory, made if need be; None when caching is off or the directory cannot be made."""
+    if _off.get():
+        return None
     root = os.environ.get("MEEPLE_CACHE_DIR")
     if root is None:
         root = platformdirs.user_cache_dir("meeple", appauthor=False)
@@ -176,11 +191,12 @@ def kept_for(source: str | Path) -> Iterator[None]:
     if folder is None:
         yield
         return
-    path = Path(source)
-    if path.is_file():  # a path; else a name, looked up from the working directory
-        where = digest("path", str(path.resolve()))
-    else:
-        where = digest("name", str(source), os.getcwd())
+    try:
+        path: Path | None = Path(source).resolve() if Path(source).is_file() else None
+    except (OSError, ValueError, RuntimeError):  # no file by that name (too long, say): left to the load
+        path = None
+    # a path, else a name, looked up from the working directory
+    where = digest("path", str(path)) if path is not None else digest("name", str(source), os.getcwd())
     store = Store(folder / "loads" / f"{where}.pickle")
     token = _active.set(store)
     try:

@@ -315,8 +315,11 @@ def _is_name(ref: str | Path) -> bool:
 def _find_named(name: str, dirs: Sequence[Path], where: SourceSpan | None) -> Path:
     for folder in dirs:
         candidate = folder / f"{name}.yaml"
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name no file can have (too long for the system): not found
+            continue
     known = {p.stem for folder in dirs if folder.is_dir() for p in folder.glob("*.yaml")}
     hint = did_you_mean(name, sorted(known)) or "looked in " + (", ".join(map(str, dirs)) or "nowhere")
     raise RulesError([Diagnostic("io/not-found", f"no rules named '{name}'", where, hint)])

@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 import meeple
+from meeple import cache
 from meeple.agents import MAX_ACTIONS
 from meeple.api import read_rules, search_dirs
 from meeple.errors import Diagnostic, RulesError
@@ -104,6 +105,13 @@ def check_rules(
     path: str, players: int | None = None, warn: bool = True, options: dict[str, str] | None = None
 ) -> list[Diagnostic]:
     """Every error of a rule file, then (when it has none and `warn`) its semantic warnings."""
+    with cache.kept_for(path):  # the check and the warnings read the file once, and keep what they find
+        return _check_rules(path, players, warn, options)
+
+
+def _check_rules(
+    path: str, players: int | None, warn: bool, options: dict[str, str] | None
+) -> list[Diagnostic]:
     found = meeple.check(path, players=players, options=options)
     if len(found) == 1 and is_usage(found[0]) and found[0].code.startswith("io/"):
         raise PathProblem(found[0].message + (f" ({found[0].hint})" if found[0].hint else ""))

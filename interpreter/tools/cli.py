@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import meeple
+from meeple import cache
 from meeple.agents import AGENTS, MAX_ACTIONS, PlayError, make_agent, make_agents, play_game, split_specs
 from meeple.api import search_dirs
 from meeple.compile.expressions import RuleRuntimeError
@@ -598,8 +600,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"meeple {version()}")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
+    parser.add_argument("--no-cache", action="store_true", help=HELP["no-cache"])
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (handler, helptext, add) in COMMANDS.items():
         p = sub.add_parser(name, help=helptext, description=helptext, parents=[common])
@@ -609,6 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 HELP = {
+    "no-cache": "neither read nor keep the cache of what loads work out (see MEEPLE_CACHE_DIR)",
     "game": "a rule file, or the name of a seed game such as climbers_of_verdon",
     "option": "set a game option, e.g. -o target_vp=10 (repeatable; `explain GAME --options` lists them)",
     "agents": f"one agent for all seats, or one per seat: {', '.join(AGENTS)}, options after colons, "
@@ -842,7 +847,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (OK if exc.code is None else USAGE)
     try:
-        return args.handler(args)
+        with cache.off() if args.no_cache else contextlib.nullcontext():
+            return args.handler(args)
     except UsageError as err:
         print(f"meeple {args.command}: error: {err}", file=sys.stderr)
         return USAGE

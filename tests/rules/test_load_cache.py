@@ -21,6 +21,7 @@ import pytest
 import meeple
 from meeple import cache
 from meeple.rules import loader, syntax, validate
+from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 PARSE = syntax._parse  # kept in this process between loads (by text), unlike what the cache keeps
@@ -254,3 +255,31 @@ def test_a_new_process_finds_what_the_last_one_kept(tmp_path: Path) -> None:
     ]
     assert runs[0][0] == "1" and runs[1][0] == "0"
     assert runs[0][1:] == runs[1][1:]
+
+
+def test_a_name_no_file_can_have_is_reported_as_not_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path))
+    with pytest.raises(meeple.RulesError) as err:
+        meeple.load("x" * 5000, players=2)
+    assert err.value.diagnostics[0].code == "io/not-found"
+
+
+def test_no_cache_on_the_command_line_reads_and_keeps_nothing(
+    tmp_path: Path, work: Counter[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = rule_file(tmp_path)
+    assert main(["check", str(path)]) == 0
+    assert work["yaml"] == 1  # the check and its warnings share one reading
+    (store,) = (tmp_path / "cache" / "loads").glob("*.pickle")
+    kept = store.read_bytes()
+    fresh_process_state()
+    work.clear()
+
+    assert main(["--no-cache", "check", str(path)]) == 0
+    assert main(["check", "--no-cache", str(path)]) == 0
+
+    assert work["yaml"] == 4 and work["parse"] > 0  # the check and the warnings each read it, twice
+    assert store.read_bytes() == kept  # and nothing written
+    assert "clean" in capsys.readouterr().out
