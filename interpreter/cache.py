@@ -176,6 +176,28 @@ def let_go(folder: Path, keep: int) -> None:
             pass
 
 
+def contents(folder: Path) -> tuple[int, int]:
+    """How many rule files have their loads kept in the cache directory `folder`, and the bytes it holds."""
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    stores = sum(1 for p in files if p.parent.name == "loads" and p.suffix == ".pickle")
+    return stores, sum(p.stat().st_size for p in files)
+
+
+def clear(folder: Path) -> int:
+    """Delete what meeple keeps in the cache directory `folder` (its stores and the grammar's tables);
+    the number of files deleted. Other files there are left alone."""
+    kept = [*(folder / "loads").glob("*.pickle"), *(folder / "loads").glob("*.tmp")]
+    kept += [p for p in (folder / "grammar.lark-tables",) if p.exists()]
+    removed = 0
+    for path in kept:
+        try:
+            path.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
 _active: ContextVar[Store | None] = ContextVar("meeple_cache_store", default=None)
 
 

@@ -574,6 +574,28 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return OK
 
 
+def cmd_cache(args: argparse.Namespace) -> int:
+    folder = cache.directory()
+    if folder is None:
+        print("no cache: MEEPLE_CACHE_DIR is empty, --no-cache is given, or the directory cannot be made")
+        return OK
+    if args.clear:
+        removed = cache.clear(folder)
+        print(f"removed {removed} file{'' if removed == 1 else 's'} from {folder}")
+        return OK
+    stores, size = cache.contents(folder)
+    if args.json:
+        print(json.dumps({"directory": str(folder), "rule_files": stores, "bytes": size}))
+    else:
+        print(f"{folder}\n{stores} rule file{'' if stores == 1 else 's'} kept, {size / 1e6:.1f} MB")
+    return OK
+
+
+def add_cache(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--clear", action="store_true", help="delete what the cache holds")
+    p.add_argument("--json", action="store_true", help="print the directory, rule files and bytes as JSON")
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -834,6 +856,7 @@ COMMANDS: dict[str, tuple[Handler, str, Callable[[argparse.ArgumentParser], None
     ),
     "render": (cmd_render, "draw a game's board (or a card game's table) as SVG or PNG", add_render),
     "schema": (cmd_schema, "print the JSON Schema of rule files", lambda p: None),
+    "cache": (cmd_cache, "show where loads are kept and how much, or clear the cache", add_cache),
 }
 
 

@@ -6,6 +6,7 @@ around, never an error; a broken file is never taken for a checked one."""
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import pickle
 import random
@@ -283,3 +284,32 @@ def test_no_cache_on_the_command_line_reads_and_keeps_nothing(
     assert work["yaml"] == 4 and work["parse"] > 0  # the check and the warnings each read it, twice
     assert store.read_bytes() == kept  # and nothing written
     assert "clean" in capsys.readouterr().out
+
+
+def test_the_cache_command_shows_what_is_kept_and_clears_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(folder))
+    meeple.load(rule_file(tmp_path), players=2)
+    (folder / "mine.txt").write_text("not meeple's")
+    capsys.readouterr()
+
+    assert main(["cache", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["directory"] == str(folder) and shown["rule_files"] == 1
+    assert shown["bytes"] >= sum(p.stat().st_size for p in (folder / "loads").glob("*.pickle")) > 0
+
+    assert main(["cache", "--clear"]) == 0
+    assert capsys.readouterr().out.startswith("removed ")
+    assert not list((folder / "loads").glob("*")) and (folder / "mine.txt").exists()
+    assert main(["cache"]) == 0
+    assert "0 rule files kept" in capsys.readouterr().out
+
+
+def test_the_cache_command_without_a_cache_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", "")
+    assert main(["cache"]) == 0
+    assert capsys.readouterr().out.startswith("no cache")
