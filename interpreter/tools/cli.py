@@ -608,6 +608,15 @@ def version() -> str:
         return "unknown"
 
 
+class ShowVersion(argparse.Action):
+    """`--version`: the installed version is looked up when asked for (importlib.metadata takes about
+    0.05 s to import and search), not while every command's parser is built."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"meeple {version()}")
+        parser.exit()
+
+
 EPILOG = """exit status: 0 all good, 1 problems found (rule errors, failed playouts or replays),
 2 usage errors (bad arguments, unknown game, players out of range, unknown option) or internal errors.
 Run `meeple COMMAND --help` for a command's options."""
@@ -620,7 +629,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"meeple {version()}")
+    parser.add_argument("--version", action=ShowVersion, nargs=0, help="show meeple's version and exit")
     parser.add_argument("--debug", action="store_true", help="show Python tracebacks for internal errors")
     parser.add_argument("--no-cache", action="store_true", help=HELP["no-cache"])
     common = argparse.ArgumentParser(add_help=False)
