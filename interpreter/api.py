@@ -13,7 +13,7 @@ from meeple.compile.ir import GameDef
 from meeple.compile.options import resolve_options
 from meeple.data import data_dir
 from meeple.errors import Diagnostic, RulesError
-from meeple.rules.loader import LoadedRules, load_rules
+from meeple.rules.loader import LoadedRules, load_rules, rules_path
 from meeple.runtime import engine
 from meeple.runtime.narration import Unit
 from meeple.runtime.state import State, state_from_json
@@ -61,7 +61,7 @@ def check(
     reports a schema mistake, a misspelled name and a grammar error together. `options` are checked
     (a wrong one is a `usage/` diagnostic) and compiled with; a wrong one falls back to the defaults.
     """
-    with cache.kept_for(path_or_name):
+    with cache.kept_for(rules_path(path_or_name, search_dirs()) or path_or_name):
         return _check(path_or_name, players, options)
 
 
@@ -274,7 +274,7 @@ def _frozen(v: Any) -> Any:
 def load(path_or_name: str | Path, players: int | None = None, options: dict[str, Any] | None = None) -> Game:
     """Load, check and compile a rule file (a path, or the name of a seed game such as `k2`). What the
     load works out from the file's text is kept on disk for the next process (`meeple.cache`)."""
-    with cache.kept_for(path_or_name):
+    with cache.kept_for(rules_path(path_or_name, search_dirs()) or path_or_name):
         return _load(path_or_name, players, options)
 
 

@@ -2,10 +2,11 @@
 
 Most of a load is work whose result depends on text alone: composing the YAML (PyYAML's scanner is pure
 Python), checking it against the schema, parsing each rule with Lark, and compiling the generated Python
-source. Each result is kept under a digest of the text it came from, in a store per rule file (by the path
-or name it was loaded by): a file loaded again unchanged finds them all, an edited one finds those of the
-parts it did not change (its other rules, their code). A store keeps only what its last load used, so it
-does not grow as the file is edited.
+source. Each result is kept under a digest of the text it came from, in a store per rule file (by its
+path; a seed game's name stands for its file): a file loaded again unchanged finds them all, an edited one
+finds those of the parts it did not change (its other rules, their code), and a variant also looks in the
+stores of the files it extends. A store keeps only what its last load used, so it does not grow as the
+file is edited.
 
 The results depend on meeple's own code as well: a store is stamped with the versions of Python and of
 the libraries whose output it holds, and with a digest of the grammar, the schema and the front end's
@@ -113,6 +114,7 @@ class Store:
         self.kept: dict[tuple[str, str], Any] = {}
         self.used: dict[tuple[str, str], Any] = {}
         self.added = False
+        self.bases: dict[Path, Store] = {}  # the stores of the files this one extends, read, never written
         if path is None:
             return
         try:
@@ -131,9 +133,24 @@ class Store:
         value = self.used.get((kind, key))
         if value is None:
             value = self.kept.get((kind, key))
+            if value is None:
+                for base in self.bases.values():
+                    value = base.kept.get((kind, key))
+                    if value is not None:
+                        self.added = True  # found in a base's store: kept in this one from now on
+                        break
             if value is not None:
                 self.used[(kind, key)] = value
         return value
+
+    def read_base(self, path: Path) -> None:
+        """Look in the store of the rule file at `path` too (a file this one extends, loaded on its own
+        before, say a seed game a variant changes): its rules are mostly this file's rules."""
+        if self.path is None or path in self.bases:
+            return
+        where = self.path.parent / f"{file_key(path)}.pickle"
+        if where != self.path:
+            self.bases[path] = Store(where)
 
     def put(self, kind: str, key: str, value: Any) -> None:
         self.used[(kind, key)] = value
@@ -217,8 +234,8 @@ def kept_for(source: str | Path) -> Iterator[None]:
         path: Path | None = Path(source).resolve() if Path(source).is_file() else None
     except (OSError, ValueError, RuntimeError):  # no file by that name (too long, say): left to the load
         path = None
-    # a path, else a name, looked up from the working directory
-    where = digest("path", str(path)) if path is not None else digest("name", str(source), os.getcwd())
+    # a path (a seed game's name is given as the file it names), else what the load will report
+    where = file_key(path) if path is not None else digest("name", str(source), os.getcwd())
     store = Store(folder / "loads" / f"{where}.pickle")
     token = _active.set(store)
     try:
@@ -226,6 +243,21 @@ def kept_for(source: str | Path) -> Iterator[None]:
     finally:
         _active.reset(token)
     store.save()
+
+
+def file_key(path: Path) -> str:
+    """The name of the store of the rule file at `path` (resolved)."""
+    return digest("path", str(path))
+
+
+def reading(path: str | Path) -> None:
+    """The load under way reads the rule file at `path`: what is kept for that file is looked in too."""
+    store = _active.get()
+    if store is not None:
+        try:
+            store.read_base(Path(path).resolve())
+        except (OSError, ValueError, RuntimeError):
+            pass
 
 
 def lookup(kind: str, key: str) -> Any:

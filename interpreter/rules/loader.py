@@ -25,6 +25,7 @@ __all__ = [
     "load_file",
     "load_rules",
     "load_text",
+    "rules_path",
 ]
 
 _TAG = "tag:yaml.org,2002:"
@@ -345,6 +346,7 @@ class _VariantLoader:
         return base
 
     def load(self, path: Path, chain: tuple[tuple[Path, str], ...]) -> tuple[dict[str, Any], SourceIndex]:
+        cache.reading(path)  # a base's own loads may have kept what this one needs
         text = _read(path).removeprefix("\ufeff")
         self.sources[str(path)] = text
         self.chain.append(str(path))
@@ -376,6 +378,17 @@ class _VariantLoader:
         if diagnostics:
             raise RulesError(diagnostics)
         return data, index
+
+
+def rules_path(path_or_name: str | Path, search_dirs: Sequence[Path] = ()) -> Path | None:
+    """The file a path or a seed game's name stands for; None for a name no file has (`load_rules`
+    reports it)."""
+    if not _is_name(path_or_name):
+        return Path(path_or_name)
+    try:
+        return _find_named(str(path_or_name), list(search_dirs), None)
+    except RulesError:
+        return None
 
 
 def load_rules(path_or_name: str | Path, search_dirs: Sequence[Path] = ()) -> LoadedRules:

@@ -313,3 +313,48 @@ def test_the_cache_command_without_a_cache_says_so(
     monkeypatch.setenv("MEEPLE_CACHE_DIR", "")
     assert main(["cache"]) == 0
     assert capsys.readouterr().out.startswith("no cache")
+
+
+def test_a_variant_finds_what_its_base_file_kept(tmp_path: Path, work: Counter[str]) -> None:
+    base = rule_file(tmp_path)
+    variant = tmp_path / "longer_race.yaml"
+    variant.write_text(
+        "extends: race.yaml\n"
+        "actions:\n"
+        "  step:\n"
+        "    effect:\n"
+        '      - "me.score += n"\n'
+        '      - if: "me.score >= 7"\n'
+        "        then: [win me]\n",
+        encoding="utf-8",
+    )
+    meeple.load(base, players=2)
+    fresh_process_state()
+    work.clear()
+
+    game = meeple.load(variant, players=2)
+
+    assert work["yaml"] == 1  # the variant's own text; the base's was kept by the base's load
+    assert work["parse"] == 1  # the variant's one new rule
+    state = game.new_game(seed=0)
+    for n in (2, 2, 2, 2, 2, 2):
+        state.apply(f"step(n={n})")
+    assert not state.is_over  # both at 6: the variant's 7 not reached
+    state.apply("step(n=1)")
+    assert state.is_over and state.winners == [meeple.Player(0)]
+
+    (tmp_path / "cache" / "loads" / f"{cache.file_key(base.resolve())}.pickle").unlink()  # the base's store
+    fresh_process_state()
+    work.clear()
+    meeple.load(variant, players=2)
+    assert work == Counter()  # the variant's own store now holds all it used
+
+
+def test_a_seed_game_by_name_and_by_path_share_one_store(work: Counter[str]) -> None:
+    meeple.load("k2", players=3)
+    fresh_process_state()
+    work.clear()
+
+    meeple.load(ROOT / "games" / "k2.yaml", players=3)
+
+    assert work["parse"] == 0 and work["compile"] == 0 and work["schema"] == 0
