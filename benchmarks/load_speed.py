@@ -70,7 +70,7 @@ def grammar_tables(folder: str) -> Path:
     """A cache directory holding only the grammar's parser tables, made by loading nothing."""
     env = {**os.environ, "MEEPLE_CACHE_DIR": folder}
     subprocess.run(
-        [sys.executable, "-c", "from meeple.rules.syntax import parser; parser()"], env=env, check=True
+        [sys.executable, "-c", "from meeple.rules.lark_parser import parser; parser()"], env=env, check=True
     )
     return Path(folder) / "grammar.lark-tables"
 

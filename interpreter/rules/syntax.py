@@ -51,13 +51,6 @@ def _parse(text: str, start: str) -> n.Node:
     return parse_text(text, start)
 
 
-def parser() -> Any:
-    """The Lark parser for the grammar (built, or read from the cache, once per process)."""
-    from meeple.rules.lark_parser import parser as lark_parser
-
-    return lark_parser()
-
-
 def rule_text(value: Any) -> str:
     """A rule as the compiler reads it: YAML may have made a number, a truth value or a list of it."""
     if isinstance(value, str):

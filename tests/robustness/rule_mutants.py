@@ -28,7 +28,8 @@ from lark import Token
 
 import meeple
 from meeple.compile.builtins import BUILTINS
-from meeple.rules.syntax import MAX_CHARS, ExprSyntaxError, parse, parser
+from meeple.rules.lark_parser import parser
+from meeple.rules.syntax import MAX_CHARS, ExprSyntaxError, parse
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
 SEED_FILES = sorted(GAMES.glob("*.yaml"))
