@@ -232,7 +232,7 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     memo = s._memo
     if memo is None:
         return fn(s, v0)
-    k0 = _memo_key(v0)
+    k0 = _Zone(v0.items()) if type(v0) is dict else v0  # _memo_key, written out
     kept = s._kept.get(name)
     if kept is not None:
         memo, key = kept, k0
@@ -244,6 +244,22 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
         return fn(s, v0)
     if hit is _MISSING:
         hit = memo[key] = fn(s, v0)
+    return hit
+
+
+def _call0(s: Any, name: str, fn: Callable[..., Any]) -> Any:
+    """A def of no arguments, memoised as `_call` keeps it (the key: name and no values, or none)."""
+    memo = s._memo
+    if memo is None:
+        return fn(s)
+    kept = s._kept.get(name)
+    if kept is not None:
+        memo, key = kept, ()
+    else:
+        key = (name, ())
+    hit = memo.get(key, _MISSING)
+    if hit is _MISSING:
+        hit = memo[key] = fn(s)
     return hit
 
 
@@ -384,6 +400,7 @@ class SourceGen:
             "_MISSING": _MISSING,
             "_NOTHING_KEPT": {},  # the kept results of a def whose results are not kept (never written)
             "_call": _call,
+            "_call0": _call0,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_first_field": first_field,
@@ -990,6 +1007,8 @@ class SourceGen:
                     return direct
             if len(args) == 1:  # remembered under the def's name: each version gives the same results
                 memoised = f"_call1(s, {name!r}, _D[{fn}], {args[0]})"
+            elif not args:
+                memoised = f"_call0(s, {name!r}, _D[{fn}])"
             else:
                 memoised = f"_call(s, {name!r}, _D[{fn}]{listed})"
             memoised = self.kept_first(name, node.args, args, scope, memoised)

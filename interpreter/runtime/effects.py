@@ -135,12 +135,27 @@ class Effects:
     def place(self, kind: str, site: str, owner: Player | None, fields: dict[str, Any]) -> int:
         """Put a new piece on a site; returns its id. Not a reference (an int carrying its record): that
         costs more to make, and no statement uses it."""
-        if site not in self.game.board.kind_of:
+        game = self.game
+        if site not in game.board.kind_of:
             raise RuleRuntimeError(f"no site '{site}' to place a {kind} on")
-        self._take_supply(owner, kind)
+        if owner is None:  # a neutral piece (a weather die): no supply to take it from
+            self.piece_changed(kind, owner)
+        else:  # _take_supply written out: a piece is placed on most turns of many games
+            held = self.supply[owner]
+            left = held.get(kind, 0)
+            if left <= 0:
+                raise RuleRuntimeError(f"{owner} has no {kind} left in the supply")
+            ver = self.ver
+            ver["pieces"] += 1
+            ver["roster"] += 1
+            keys = game.piece_keys.get((kind, owner))
+            if keys is not None:
+                for key in keys:
+                    ver[key] += 1
+            held[kind] = left - 1
         pid = self.next_id
         self.next_id += 1
-        rec = dict(self.game.piece_defaults(kind))
+        rec = dict(game.piece_defaults(kind))
         if fields:
             rec.update({k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
         rec["kind"], rec["owner"], rec["site"] = kind, owner, site

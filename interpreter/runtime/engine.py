@@ -182,7 +182,9 @@ def _legal_here(s: Any) -> list[Action]:
 
 
 def apply(s: Any, action: Action) -> None:
-    legal = legal_actions(s)
+    legal = s._legal  # the listing kept, as legal_actions would answer, without its call
+    if legal is None or s.over or not s.stack:
+        legal = legal_actions(s)
     for offered in legal:  # most callers hand back one of the listed objects: no comparison needed
         if offered is action:
             break
@@ -275,7 +277,11 @@ def execute(
     if s.pending:
         s.pending = []
     a.effect(s, b)
-    after_effect(s)
+    if s.pending or s.ending_turn:  # after_effect, written out
+        push_pending(s)
+    game = s.game
+    if game.standing is not None or game.awards or game.win is not None:
+        settle(s)
 
 
 def with_memo(s: Any, fn: Any, b: dict[str, Any]) -> Any:
@@ -554,7 +560,13 @@ def advance(s: Any) -> None:
             elif f["pos"] < len(f["order"]):
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
-                start_turn(s, p, ph.name, quiet=ph.turns == "none")
+                if s.log is None:  # start_turn, written out for the commonest turn
+                    s.turn_player = p
+                    s.turn_no += 1
+                    s.tv = dict(game.sym.turn_vars)
+                    s.ver["tv"] += 1
+                else:
+                    start_turn(s, p, ph.name, quiet=ph.turns == "none")
                 stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             elif ph.repeat:
                 f["pos"] = 0

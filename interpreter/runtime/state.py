@@ -108,7 +108,10 @@ class State(Effects):
         return bool(self.stack) and self.stack[-1]["k"] == "simul" and not self.over
 
     def legal_actions(self) -> list[Action]:
-        return list(engine.legal_actions(self))
+        legal = self._legal  # the listing kept, without a call to find it
+        if legal is None or self.over or not self.stack:
+            legal = engine.legal_actions(self)
+        return list(legal)
 
     def apply(self, action: Action | str) -> State:
         """Apply one legal action (or its printed form) in place; returns the state for chaining."""
