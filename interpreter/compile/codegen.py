@@ -382,6 +382,9 @@ class SourceGen:
         self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.site_field_names: set[str] | None = None  # the fields of the board's sites, once asked
+        # The source of a value that is always a list or tuple -> how deep its lists go (1: a list, 2: a list
+        # of lists…): the game variables `shapes.list_depths` finds, then the items read of them.
+        self.list_depth: dict[str, int] = {}
         self.ns: dict[str, Any] = {
             "_units": units,
             "_units_held": units_held,
@@ -949,7 +952,10 @@ class SourceGen:
         held = self.constant_values(obj_node, scope, local)
         if held and all(type(v) is dict for v in held):  # a table, or a row of one: never changed
             return f"{obj}.get({key})"
-        if self.is_sequence(obj_node, obj) or (held and all(type(v) in (list, tuple) for v in held)):
+        depth = self.list_depth.get(obj, 0)
+        if depth > 1:  # an item of a list of lists: a list too
+            self.list_depth[f"{obj}[{key}]"] = depth - 1
+        if depth or self.is_sequence(obj_node, obj) or (held and all(type(v) in (list, tuple) for v in held)):
             return f"{obj}[{key}]"  # surely a list or a tuple
         if _REREAD.match(obj):  # a tuple (a list as a variable holds it) is indexed in place
             return f"({obj}[{key}] if type({obj}) in _SEQ else _index({obj}, {key}))"
@@ -1115,7 +1121,7 @@ class SourceGen:
     def is_sequence(self, node: n.Node, source: str) -> bool:
         """Whether a node's value is surely a list or tuple, iterated as it is (not a zone or bundle,
         whose units `_units` spells out)."""
-        if isinstance(node, n.ListComp | n.ListLit | n.RangeLit):
+        if isinstance(node, n.ListComp | n.ListLit | n.RangeLit) or source in self.list_depth:
             return True
         if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id not in self.sym.defs:
             return node.func.id in _SEQUENCE_BUILTINS or node.func.id in BOARD_QUERIES

@@ -33,6 +33,7 @@ from meeple.compile.ir import (
 )
 from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
+from meeple.compile.shapes import list_depths
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import OWNED, Sink, Symbols
 from meeple.compile.where import Where
@@ -962,6 +963,10 @@ class GameCompiler:
         self.sym.constants["resources"] = list(self.sym.resources)
         self.tables()
         self.card_families()
+        if self.ex.gen is not None:  # the game variables that always hold lists, before any rule is compiled
+            private = set(self.sym.private.get("game", {}))
+            depths = list_depths(d, self.sym.game_vars, private, self.def_texts())
+            self.ex.gen.list_depth.update({f"s.gv[{name!r}]": depth for name, depth in depths.items()})
         self.compile_defs()
         check_render_layout(d.get("render") or {}, board, self.sym.defs, self.sink)
         self.card_effects()
