@@ -779,7 +779,7 @@ game: {name: Index, players: {min: 2, max: 2}}
 tables:
   prices: {rope: 2, nut: 1}
 vars:
-  game: {holder: [5, 6, 7], got: [], missing: 0, grid: [], firsts: [], deep: [], rows: []}
+  game: {holder: [5, 6, 7], got: [], missing: 0, grid: [], firsts: [], deep: [], rows: [], maze: []}
 actions:
   look:
     effect:
@@ -787,9 +787,10 @@ actions:
       - "set grid = [[x, x + 1] for x in holder]"
       - "set firsts = [r[0] for r in grid]"
       - "set rows = [prices, prices]"
+      - "set maze = grid if len(got) > 0 else none"
       - >-
         set deep = [grid[2][1], rows[1]['nut'], rows[0]['chalk'],
-                    [grid[0][0] for g in grid[1]], [g for g in [grid[1][0]]]]
+                    [maze[0][0] for g in maze[1]], [g for g in [maze[1][0]]]]
       - set holder = prices
       - "set missing = 1 if holder['chalk'] == none and holder['rope'] == 2 else 0"
       - end game
@@ -811,8 +812,10 @@ def test_a_variable_holding_a_list_or_tuple_is_indexed_in_place_and_one_holding_
     # a list kept in a variable is a tuple; a mapping gives none for a key it lacks
     assert state.gv["got"] == (5, 7, 2) and state.gv["missing"] == 1
     assert state.gv["firsts"] == (5, 6, 7) and type(state.gv["grid"][0]) is list
-    # an item of an item: the inner one held in a temporary to be tested, except in a loop's iterable
+    # an item of an item of a value of unknown type (maze may be none): the inner one held in a temporary
+    # to be tested, except in a loop's iterable; grid is only ever given lists of lists: read in place
     assert "type(_i" in source and "for v_g in [_index(" in source
+    assert "s.gv['grid'][2][1]" in source and "type(s.gv['grid'])" not in source
     assert state.gv["deep"] == (8, 1, None, [5, 5], [6])
 
 
