@@ -220,6 +220,33 @@ class _Zone(frozenset[Any]):
     __slots__ = ()
 
 
+def _one_call(source: str, name: str) -> bool:
+    """Whether a piece of source is one call of `name` (of a list or tuple's length, for `len`): its
+    opening parenthesis closed by the last character."""
+    if not source.startswith(name + "(") or not source.endswith(")"):
+        return False
+    depth = 0
+    quote = ""  # the quote of the string literal being read, if any
+    escaped = False
+    for i, ch in enumerate(source):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i == len(source) - 1
+    return False
+
+
 def _memo_key(value: Any) -> Any:
     """A value as a memo key: a zone (a dict, changed in place) by its contents, anything else as it is.
     Told by the type, not by a hash that fails: an exception caught costs more than the whole lookup."""
@@ -1293,6 +1320,9 @@ class SourceGen:
                         return self.reads_state(f"(_count_at(s, {site_kind}) {node.ops[0]} 0)")
         left = self.gen(node.left, scope, local)
         rights = [self.gen(r, scope, local) for r in node.rights]
+        if len(node.ops) == 1 and node.ops[0] in ("==", "!=", ">") and rights[0] == "0" and _one_call(left, "len"):
+            # `len(pieces_at(c)) == 0`: whether the site's list of ids is empty, with no call of len
+            return f"({'not' if node.ops[0] == '==' else 'bool'}({left[4:-1]}))"
         if len(node.ops) == 1 and node.ops[0] in ("==", "!=") and "None" in (left, rights[0]):
             # No value of the game equals none but none itself: `is` says so without asking the value
             # (a bundle's `==` checks the other's type, a slow check for a Mapping).

@@ -155,10 +155,14 @@ class Effects:
             held[kind] = left - 1
         pid = self.next_id
         self.next_id += 1
-        rec = dict(game.piece_defaults(kind))
+        defaults = game._piece_defaults.get(kind)
+        if defaults is None:
+            defaults = game.piece_defaults(kind)
         if fields:
-            rec.update({k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
-        rec["kind"], rec["owner"], rec["site"] = kind, owner, site
+            given = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+            rec = {**defaults, **given, "kind": kind, "owner": owner, "site": site}
+        else:
+            rec = {**defaults, "kind": kind, "owner": owner, "site": site}
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
         if self._piece_lists:

@@ -177,8 +177,9 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     gen_source = game.definition.actions["put"].fast.source
     # empty and open are small and loop-free: their bodies stand in the enumerator, no def call left.
     assert "'empty'" not in gen_source and "'open'" not in gen_source
-    # empty(c): len(pieces_at(c, 'stone')) == 0, where stones are the only kind: the site's pieces counted
-    assert "len(s.at.get(v_c, ())) == 0" in gen_source
+    # empty(c): len(pieces_at(c, 'stone')) == 0, where stones are the only kind: whether the site's list of
+    # pieces is empty
+    assert "(not(s.at.get(v_c, ())))" in gen_source
     # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
     # would compute twice are still called (with their memo).
     assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
@@ -715,7 +716,7 @@ def test_queries_of_a_rule_files_only_piece_kind_skip_the_kind_and_a_pure_count_
     flip = game.definition.actions["flip"].fast.source
     # Every piece is a stone: a site's pieces are counted without looking at kinds, all pieces likewise;
     # len(cells) does not change and is 6 in the source.
-    assert "len(s.at.get(v_c, ())) == 0" in put and "(len(s.pieces) < 6)" in put
+    assert "(not(s.at.get(v_c, ())))" in put and "(len(s.pieces) < 6)" in put
     assert (
         "(s.pieces[s.at[v_c][0]]['owner'] if s.at.get(v_c) else None)" in flip and "'stone'" not in put + flip
     )
