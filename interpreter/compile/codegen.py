@@ -1320,9 +1320,9 @@ class SourceGen:
                         return self.reads_state(f"(_count_at(s, {site_kind}) {node.ops[0]} 0)")
         left = self.gen(node.left, scope, local)
         rights = [self.gen(r, scope, local) for r in node.rights]
-        if len(node.ops) == 1 and node.ops[0] in ("==", "!=", ">") and rights[0] == "0" and _one_call(left, "len"):
-            # `len(pieces_at(c)) == 0`: whether the site's list of ids is empty, with no call of len
-            return f"({'not' if node.ops[0] == '==' else 'bool'}({left[4:-1]}))"
+        if len(node.ops) == 1 and node.ops[0] in ("==", "!=", ">") and rights[0] == "0":
+            if _one_call(left, "len"):  # `len(pieces_at(c)) == 0`: whether the site's ids are none, no call
+                return f"({'not' if node.ops[0] == '==' else 'bool'}({left[4:-1]}))"
         if len(node.ops) == 1 and node.ops[0] in ("==", "!=") and "None" in (left, rights[0]):
             # No value of the game equals none but none itself: `is` says so without asking the value
             # (a bundle's `==` checks the other's type, a slow check for a Mapping).
