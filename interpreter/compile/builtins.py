@@ -142,7 +142,13 @@ def sum_(s: Any, xs: Any) -> Any:
 def min_(s: Any, *xs: Any) -> Any:
     if len(xs) == 1 and type(xs[0]) is dict:  # a zone: the least name it holds, without listing units
         return min([k for k, v in xs[0].items() if v > 0], default=None)
-    items = list(units(xs[0])) if len(xs) == 1 else list(xs)
+    if len(xs) == 1:
+        one = xs[0]
+        if type(one) is list or type(one) is tuple:  # the commonest: no copy
+            return min(one) if one else None
+        items = list(units(one))
+    else:
+        items = list(xs)
     return min(items) if items else None
 
 
@@ -150,7 +156,13 @@ def min_(s: Any, *xs: Any) -> Any:
 def max_(s: Any, *xs: Any) -> Any:
     if len(xs) == 1 and type(xs[0]) is dict:
         return max([k for k, v in xs[0].items() if v > 0], default=None)
-    items = list(units(xs[0])) if len(xs) == 1 else list(xs)
+    if len(xs) == 1:
+        one = xs[0]
+        if type(one) is list or type(one) is tuple:  # the commonest: no copy
+            return max(one) if one else None
+        items = list(units(one))
+    else:
+        items = list(xs)
     return max(items) if items else None
 
 

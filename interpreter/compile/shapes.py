@@ -69,7 +69,11 @@ def list_depths(
         for m in _BINDS.finditer(text):  # `let x = …`, `for: x in …`: a name of its own
             candidates.discard(m.group(1))
     depths = {name: _UNKNOWN for name in candidates}
-    bodies = {name: (params, parse_quietly(body)) for name, (params, body) in defs.items()}
+    bodies = {}
+    for name, (params, body) in defs.items():
+        if isinstance(body, dict):  # `{value: expression, doc: …}`: the expression with its notes
+            body = body.get("value")
+        bodies[name] = (params, None if body is None else parse_quietly(body))
     for _ in range(len(candidates) + 1):  # a variable given another's value learns its depth a pass later
         found = {
             name: min([starts[name], *(_depth(v, depths, bodies, {}, 0) for v in given[name])])

@@ -15,7 +15,7 @@ from meeple.compile.shapes import list_depths
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def def_texts(defs: dict[str, str]) -> dict[str, tuple[tuple[str, ...], str]]:
+def def_texts(defs: dict[str, Any]) -> dict[str, tuple[tuple[str, ...], str]]:
     """Each def's name -> (parameters, body), as the compiler hands them over."""
     out = {}
     for head, body in defs.items():
@@ -44,6 +44,8 @@ def test_a_list_given_lists_of_lists() -> None:
     ) == {"grid": 2}
     assert depths(["set seen = [1, 2] + [3]", "seen += [4]", "add 5 to seen"], {"seen": ()}) == {"seen": 1}
     assert depths(["set seen = 1..3 if true else [x for x in 0..2]"], {"seen": (1,)}) == {"seen": 1}
+    noted = {"f()": {"value": "[[1]]", "doc": "a def written with notes"}}
+    assert depths(["set grid = f()"], {"grid": ()}, noted) == {"grid": 2}
 
 
 @pytest.mark.parametrize(
