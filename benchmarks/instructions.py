@@ -31,8 +31,20 @@ _CHILD = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import importlib
-from playout_speed import random_game
+import random
 module = importlib.import_module(sys.argv[2])
+
+
+def random_game(game, seed):  # as playout_speed.random_game, which would import the installed meeple
+    state = game.new_game(seed=seed)
+    rng = random.Random(seed)
+    made = 0
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        made += 1
+    return made
+
+
 name, players, seeds = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 if name.endswith(".yaml"):
     path = sys.argv[6] + "/" + name
