@@ -557,7 +557,18 @@ def advance(s: Any) -> None:
                 f["cur"] = p
                 start_turn(s, p, ph.name)
                 stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
-            elif f["pos"] < len(f["order"]):
+            else:
+                if f["pos"] >= len(f["order"]):  # the round is over
+                    if not ph.repeat:
+                        stack.pop()
+                        continue
+                    f["pos"] = 0
+                    f["round"] += 1
+                    if ph.first is not None:  # the first-player marker may have moved
+                        f["order"] = turn_order(ph.turns, len(s.players), int(ph.first(s, {})))
+                    if not f["order"]:
+                        continue
+                    # Nothing has changed since `until` was tested above: the next round starts at once.
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
                 if s.log is None:  # start_turn, written out for the commonest turn
@@ -568,13 +579,6 @@ def advance(s: Any) -> None:
                 else:
                     start_turn(s, p, ph.name, quiet=ph.turns == "none")
                 stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
-            elif ph.repeat:
-                f["pos"] = 0
-                f["round"] += 1
-                if ph.first is not None:  # the first-player marker may have moved
-                    f["order"] = turn_order(ph.turns, len(s.players), int(ph.first(s, {})))
-            else:
-                stack.pop()
         elif kind == "loop":
             lp = game.loops[f["loop"]]
             if f["i"] < len(lp.body):
