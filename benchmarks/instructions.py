@@ -8,10 +8,10 @@ instructions a game takes does not. Each side (a git revision, or the work tree 
 a name of its own, as `ab.py` does, with a cache of loads of its own. For every game the side plays the seeds
 once outside valgrind (so what a load keeps is kept), then a child Python under `valgrind --tool=cachegrind`
 loads the game and plays them, and another only loads it: the difference, divided by the decisions made, is
-the instructions per decision. Hash randomization is off in the children, so a count repeats exactly. Prints
-both sides and the ratio base/new (above 1, the new side takes fewer instructions). Instructions are not
-time (a cache miss or a branch mispredicted costs more than one): check a change's time with `ab.py` too.
-Needs valgrind (Debian's package `valgrind`).
+the instructions per decision. Hash randomization is off in the children: a count repeats to within about
+0.1%. Prints both sides and the ratio base/new (above 1, the new side takes fewer instructions).
+Instructions are not time (a cache miss or a branch mispredicted costs more than one): check a change's
+time with `ab.py` too. Needs valgrind (Debian's package `valgrind`).
 """
 
 from __future__ import annotations
