@@ -82,6 +82,18 @@ def package(revision: str, name: str, into: Path) -> None:
         source.write_text(text, encoding="utf-8")
 
 
+def package_sides(base: str, new: str, into: Path, tool: str) -> bool:
+    """The two revisions importable as `meeple_a` and `meeple_b` from `into`; False, the reason printed,
+    when git cannot export one."""
+    try:
+        package(base, "meeple_a", into)
+        package(new, "meeple_b", into)
+    except subprocess.CalledProcessError as err:
+        print(f"{tool}: git could not export a revision: {err.stderr.decode().strip()}", file=sys.stderr)
+        return False
+    return True
+
+
 def _rule_file(module: Any, name: str) -> Path:
     """A seed game's rule file as the side's own revision has it (a name alone would be looked up in the
     current folder first, in the project the work tree's `games/`); any other file from the work tree."""
@@ -141,11 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="meeple-ab-") as folder:
         into = Path(folder)
-        try:
-            package(args.base, "meeple_a", into)
-            package(args.new, "meeple_b", into)
-        except subprocess.CalledProcessError as err:
-            print(f"ab.py: git could not export a revision: {err.stderr.decode().strip()}", file=sys.stderr)
+        if not package_sides(args.base, args.new, into, "ab.py"):
             return 2
         sys.path.insert(0, folder)
         sides = {"base": importlib.import_module("meeple_a"), "new": importlib.import_module("meeple_b")}

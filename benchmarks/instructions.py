@@ -9,9 +9,10 @@ a name of its own, as `ab.py` does, with a cache of loads of its own. For every 
 once outside valgrind (so what a load keeps is kept), then a child Python under `valgrind --tool=cachegrind`
 loads the game and plays them, and another only loads it: the difference, divided by the decisions made, is
 the instructions per decision. Hash randomization is off in the children: a count repeats to within about
-0.1%. Prints both sides and the ratio base/new (above 1, the new side takes fewer instructions).
-Instructions are not time (a cache miss or a branch mispredicted costs more than one): check a change's
-time with `ab.py` too. Needs valgrind (Debian's package `valgrind`).
+0.1% at the default number of games (1% with 20 games of tic-tac-toe). Prints both sides and the ratio
+base/new (above 1, the new side takes fewer instructions). Instructions are not time (a cache miss or a
+branch mispredicted costs more than one): check a change's time with `ab.py` too. Needs valgrind (Debian's
+package `valgrind`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ab import GAMES, package
+from ab import GAMES, package_sides
 
 _CHILD = """
 import sys
@@ -57,25 +58,20 @@ print(sum(random_game(game, seed + 1) for seed in range(seeds)))
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
+def child(folder: Path, side: str, name: str, players: int, seeds: int) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of a child loading the game and playing `seeds` games: hash
+    randomization off, each side with a cache of loads of its own (a load keeps what it used)."""
+    project = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-c", _CHILD, str(folder), side, name, str(players), str(seeds), str(project)]
+    env = dict(os.environ, PYTHONHASHSEED="0", MEEPLE_CACHE_DIR=str(folder / f"cache_{side}"))
+    return command, env
+
+
 def counted(folder: Path, side: str, name: str, players: int, seeds: int) -> tuple[int, int]:
-    """(instructions, decisions) of a child loading the game and playing `seeds` games."""
-    bench = Path(__file__).resolve().parent
-    env = dict(
-        os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(bench), MEEPLE_CACHE_DIR=str(folder / f"cache_{side}")
-    )
-    child = [
-        sys.executable,
-        "-c",
-        _CHILD,
-        str(folder),
-        side,
-        name,
-        str(players),
-        str(seeds),
-        str(bench.parent),
-    ]
+    """(instructions, decisions) of the child, run under valgrind."""
+    command, env = child(folder, side, name, players, seeds)
     done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *child],
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command],
         capture_output=True,
         text=True,
         env=env,
@@ -88,26 +84,8 @@ def counted(folder: Path, side: str, name: str, players: int, seeds: int) -> tup
 
 
 def per_decision(folder: Path, side: str, name: str, players: int, seeds: int) -> tuple[float, int]:
-    subprocess.run(  # the same games outside valgrind first: what a load keeps is then kept for both counts
-        [
-            sys.executable,
-            "-c",
-            _CHILD,
-            str(folder),
-            side,
-            name,
-            str(players),
-            str(seeds),
-            str(Path(__file__).parents[1]),
-        ],
-        capture_output=True,
-        env=dict(
-            os.environ,
-            PYTHONPATH=str(Path(__file__).resolve().parent),
-            MEEPLE_CACHE_DIR=str(folder / f"cache_{side}"),  # each side its own: a load keeps what it used
-        ),
-        check=False,
-    )
+    command, env = child(folder, side, name, players, seeds)
+    subprocess.run(command, capture_output=True, env=env, check=False)  # what a load keeps, kept first
     start, _ = counted(folder, side, name, players, 0)
     whole, decisions = counted(folder, side, name, players, seeds)
     return (whole - start) / max(decisions, 1), decisions
@@ -136,14 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no game of {sorted(GAMES)} matches {args.game}")
     with tempfile.TemporaryDirectory(prefix="meeple-ir-") as folder:
         into = Path(folder)
-        try:
-            package(args.base, "meeple_a", into)
-            package(args.new, "meeple_b", into)
-        except subprocess.CalledProcessError as err:
-            print(
-                f"instructions.py: git could not export a revision: {err.stderr.decode().strip()}",
-                file=sys.stderr,
-            )
+        if not package_sides(args.base, args.new, into, "instructions.py"):
             return 2
         print(
             f"base {args.base}, new {'the work tree' if args.new == '.' else args.new}:"
