@@ -52,9 +52,7 @@ def list_depths(
         return {}
     given: dict[str, list[n.Node]] = {name: [] for name in candidates}
     for text, is_key in _texts({k: v for k, v in data.items() if k != "vars"}):
-        if (
-            is_key
-        ):  # a parameter, a def's or a field's name: a name of the same spelling may hide the variable
+        if is_key:  # a parameter's, a def's or a field's name: a name so spelt may hide the variable
             candidates.difference_update(re.findall(r"\w+", text))
             continue
         for m in _WRITES.finditer(text):
