@@ -82,6 +82,14 @@ def package(revision: str, name: str, into: Path) -> None:
         source.write_text(text, encoding="utf-8")
 
 
+def add_revisions(parser: argparse.ArgumentParser) -> None:
+    """The two revisions compared: `base`, and `new` (default: the work tree, `.`)."""
+    parser.add_argument("base", help="git revision of the base side")
+    parser.add_argument(
+        "new", nargs="?", default=".", help="git revision of the new side (default: work tree)"
+    )
+
+
 def package_sides(base: str, new: str, into: Path, tool: str) -> bool:
     """The two revisions importable as `meeple_a` and `meeple_b` from `into`; False, the reason printed,
     when git cannot export one."""
@@ -135,10 +143,7 @@ def compare(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("base", help="git revision of the base side")
-    parser.add_argument(
-        "new", nargs="?", default=".", help="git revision of the new side (default: work tree)"
-    )
+    add_revisions(parser)
     parser.add_argument(
         "--game", action="append", choices=sorted(GAMES), help="a game (repeatable; default all)"
     )

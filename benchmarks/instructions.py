@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ab import GAMES, package_sides
+from ab import GAMES, add_revisions, package_sides
 
 _CHILD = """
 import sys
@@ -93,10 +93,7 @@ def per_decision(folder: Path, side: str, name: str, players: int, seeds: int) -
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("base", help="git revision of the base side")
-    parser.add_argument(
-        "new", nargs="?", default=".", help="git revision of the new side (default: work tree)"
-    )
+    add_revisions(parser)
     parser.add_argument(
         "--game",
         action="append",
