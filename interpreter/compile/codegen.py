@@ -280,6 +280,7 @@ def _call0(s: Any, name: str, fn: Callable[..., Any]) -> Any:
     if memo is None:
         return fn(s)
     kept = s._kept.get(name)
+    key: tuple[Any, ...]
     if kept is not None:
         memo, key = kept, ()
     else:
