@@ -717,3 +717,39 @@ flow:
 """
     lines = {line for _, line in places(tmp_path, body)}
     assert lines and lines <= {line_of(body, "take: [gain 1 gem]"), line_of(body, "take: {effect")}
+
+
+MARKER_FLOW = """
+vars:
+  game: {marker: 0, plays: 0}
+actions:
+  go:
+    effect:
+      - set plays = plays + 1
+      - if: plays % 3 == 0
+        then: [set marker = (marker + 1) % 3]
+flow:
+  - phase: rounds
+    turns: clockwise
+    first: players[marker]
+    repeat: true
+    until: plays >= LIMIT
+    do:
+      - choose: [go]
+scoring:
+  score: "0"
+"""
+
+
+def test_a_repeating_phase_starts_each_round_at_the_first_player_marker(tmp_path: Path) -> None:
+    state = tiny(tmp_path, MARKER_FLOW.replace("LIMIT", "9")).new_game(seed=1)
+    # The marker moves on after each round of three: each round starts one seat later.
+    assert play_first_legal(state) == [0, 1, 2, 1, 2, 0, 2, 0, 1]
+    assert state.is_over
+
+
+def test_a_repeating_phase_whose_until_holds_mid_round_or_at_its_end_stops_there(tmp_path: Path) -> None:
+    for limit, turns in ((4, 4), (6, 6)):
+        state = tiny(tmp_path, MARKER_FLOW.replace("LIMIT", str(limit))).new_game(seed=1)
+        assert len(play_first_legal(state)) == turns
+        assert state.is_over and state.gv["plays"] == limit
