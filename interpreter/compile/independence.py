@@ -22,7 +22,7 @@ from typing import Any
 from meeple.compile.codegen import PURE_BUILTINS
 from meeple.compile.symbols import Symbols
 from meeple.rules import nodes as n
-from meeple.rules.syntax import parse_quietly
+from meeple.rules.syntax import def_expression, parse_quietly
 
 # What a read or a write touches: `zone:NAME@me` the deciding player's own zone NAME, `zone:NAME` any
 # one of the zones NAME (a shared zone, or a player's zone of some player), ANYTHING what is not told.
@@ -135,9 +135,7 @@ class Independence:
             out |= self.reads(arg, env, depth)
         if name in self.defs:
             params, body = self.defs[name]
-            if isinstance(body, dict):  # `{value: expression, guess: …}`
-                body = body.get("value")
-            node_body = parse_quietly(body)
+            node_body = parse_quietly(def_expression(body))
             if node_body is None or depth >= _DEPTH or len(params) != len(node.args):
                 return {ANYTHING}
             inner = {

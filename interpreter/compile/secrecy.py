@@ -18,7 +18,7 @@ from typing import Any
 
 from meeple.compile.symbols import Sink, Symbols
 from meeple.rules import nodes as n
-from meeple.rules.syntax import ExprSyntaxError, parse, rule_text
+from meeple.rules.syntax import ExprSyntaxError, def_expression, parse, rule_text
 from meeple.values import Bundle
 
 # ---------------------------------------------------------------- audiences (evaluated per seat)
@@ -286,11 +286,8 @@ class PlanCompiler:
 
     def _body(self, name: str) -> n.Node | None:
         if name not in self._bodies:
-            body = self.defs[name][1]
-            if isinstance(body, dict):  # `{value: expression, guess: …}`
-                body = body.get("value")
             try:
-                self._bodies[name] = parse(rule_text(body))
+                self._bodies[name] = parse(rule_text(def_expression(self.defs[name][1])))
             except ExprSyntaxError:  # reported where the def is compiled
                 self._bodies[name] = None
         return self._bodies[name]

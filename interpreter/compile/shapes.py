@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from meeple.rules import nodes as n
-from meeple.rules.syntax import parse_quietly
+from meeple.rules.syntax import def_expression, parse_quietly
 
 _UNKNOWN = 0
 _EMPTY = 9  # an empty list: as deep as any list it is joined with
@@ -68,9 +68,8 @@ def list_depths(
             candidates.discard(m.group(1))
     depths = {name: _UNKNOWN for name in candidates}
     bodies = {}
-    for name, (params, body) in defs.items():
-        if isinstance(body, dict):  # `{value: expression, doc: …}`: the expression with its notes
-            body = body.get("value")
+    for name, (params, written) in defs.items():
+        body = def_expression(written)
         bodies[name] = (params, None if body is None else parse_quietly(body))
     for _ in range(len(candidates) + 1):  # a variable given another's value learns its depth a pass later
         found = {

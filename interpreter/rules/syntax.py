@@ -58,6 +58,12 @@ def rule_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def def_expression(body: Any) -> Any:
+    """A def's expression as written: its text, or the `value` of a def written with notes
+    (`{value: expression, doc: …}`)."""
+    return body.get("value") if isinstance(body, dict) else body
+
+
 def parse_quietly(value: Any, start: str = "expr") -> n.Node | None:
     """A rule's text parsed as the compiler parses it, for a second look at it (narration, analyses);
     None where it does not parse, which the compiler reports where it compiles the text."""
