@@ -138,32 +138,26 @@ def sum_(s: Any, xs: Any) -> Any:
     return total
 
 
-@builtin("min")
-def min_(s: Any, *xs: Any) -> Any:
-    if len(xs) == 1 and type(xs[0]) is dict:  # a zone: the least name it holds, without listing units
-        return min([k for k, v in xs[0].items() if v > 0], default=None)
-    if len(xs) == 1:
-        one = xs[0]
-        if type(one) is list or type(one) is tuple:  # the commonest: no copy
-            return min(one) if one else None
-        items = list(units(one))
-    else:
-        items = list(xs)
-    return min(items) if items else None
+def _extreme(pick: Callable[..., Any]) -> Builtin:
+    """`min` or `max` (`pick`) of the items of one value or of several values; none of nothing."""
+
+    def extreme(s: Any, *xs: Any) -> Any:
+        if len(xs) == 1:
+            one = xs[0]
+            if type(one) is dict:  # a zone: the least (greatest) name it holds, without listing units
+                return pick([k for k, v in one.items() if v > 0], default=None)
+            if type(one) is list or type(one) is tuple:  # the commonest: no copy
+                return pick(one) if one else None
+            items = list(units(one))
+        else:
+            items = list(xs)
+        return pick(items) if items else None
+
+    return extreme
 
 
-@builtin("max")
-def max_(s: Any, *xs: Any) -> Any:
-    if len(xs) == 1 and type(xs[0]) is dict:
-        return max([k for k, v in xs[0].items() if v > 0], default=None)
-    if len(xs) == 1:
-        one = xs[0]
-        if type(one) is list or type(one) is tuple:  # the commonest: no copy
-            return max(one) if one else None
-        items = list(units(one))
-    else:
-        items = list(xs)
-    return max(items) if items else None
+min_ = builtin("min")(_extreme(min))
+max_ = builtin("max")(_extreme(max))
 
 
 @builtin("any")
