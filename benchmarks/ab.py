@@ -102,7 +102,7 @@ def package_sides(base: str, new: str, into: Path, tool: str) -> bool:
     return True
 
 
-def _rule_file(module: Any, name: str) -> Path:
+def rule_file(module: Any, name: str) -> Path:
     """A seed game's rule file as the side's own revision has it (a name alone would be looked up in the
     current folder first, in the project the work tree's `games/`); any other file from the work tree."""
     if name.endswith(".yaml"):
@@ -113,7 +113,7 @@ def _rule_file(module: Any, name: str) -> Path:
 def compare(
     sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool, fresh: bool = False
 ) -> str:
-    games = {side: module.load(_rule_file(module, name), players=players) for side, module in sides.items()}
+    games = {side: module.load(rule_file(module, name), players=players) for side, module in sides.items()}
     for game in games.values():
         random_game(game, seeds + 1)  # warm up: caches, imports made on first use
     best: dict[str, list[float]] = {side: [float("inf")] * seeds for side in games}

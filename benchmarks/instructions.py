@@ -32,27 +32,11 @@ _CHILD = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import importlib
-import random
+from ab import rule_file
+from playout_speed import random_game
 module = importlib.import_module(sys.argv[2])
-
-
-def random_game(game, seed):  # as playout_speed.random_game, which would import the installed meeple
-    state = game.new_game(seed=seed)
-    rng = random.Random(seed)
-    made = 0
-    while not state.is_over:
-        state.apply(rng.choice(state.legal_actions()))
-        made += 1
-    return made
-
-
 name, players, seeds = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-if name.endswith(".yaml"):
-    path = sys.argv[6] + "/" + name
-else:
-    from pathlib import Path
-    path = Path(module.__file__).parent / "data" / "games" / (name + ".yaml")
-game = module.load(path, players=players)
+game = module.load(rule_file(module, name), players=players)
 print(sum(random_game(game, seed + 1) for seed in range(seeds)))
 """
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
@@ -61,9 +45,13 @@ _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 def child(folder: Path, side: str, name: str, players: int, seeds: int) -> tuple[list[str], dict[str, str]]:
     """The command and environment of a child loading the game and playing `seeds` games: hash
     randomization off, each side with a cache of loads of its own (a load keeps what it used)."""
-    project = Path(__file__).resolve().parents[1]
-    command = [sys.executable, "-c", _CHILD, str(folder), side, name, str(players), str(seeds), str(project)]
-    env = dict(os.environ, PYTHONHASHSEED="0", MEEPLE_CACHE_DIR=str(folder / f"cache_{side}"))
+    command = [sys.executable, "-c", _CHILD, str(folder), side, name, str(players), str(seeds)]
+    env = dict(
+        os.environ,
+        PYTHONHASHSEED="0",
+        PYTHONPATH=str(Path(__file__).resolve().parent),  # ab.py and playout_speed.py, beside this one
+        MEEPLE_CACHE_DIR=str(folder / f"cache_{side}"),
+    )
     return command, env
 
 

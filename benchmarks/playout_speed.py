@@ -17,8 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import meeple
-
 BASELINE = "climbers_of_verdon"
 BASELINE_PLAYERS = 4
 
@@ -54,6 +52,8 @@ def random_game(game: Any, seed: int) -> int:
 
 def playouts(name: str, players: int, n: int, options: dict[str, Any] | None = None) -> Speed:
     """Play `n` seeded random games (a uniform random choice among the legal actions) and time them."""
+    import meeple  # where used: `random_game` serves scripts that import meeple under other names (ab.py)
+
     game = meeple.load(name, players=players, options=options)
     start = time.perf_counter()
     actions = sum(random_game(game, seed) for seed in range(n))
@@ -62,6 +62,8 @@ def playouts(name: str, players: int, n: int, options: dict[str, Any] | None = N
 
 
 def load_seconds(name: str, players: int) -> float:
+    import meeple
+
     start = time.perf_counter()
     meeple.load(name, players=players)
     return time.perf_counter() - start

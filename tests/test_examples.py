@@ -118,7 +118,7 @@ def test_the_ab_benchmark_loads_two_revisions_side_by_side_and_plays_them_on_the
         assert sides["base"].load is not sides["new"].load and sides["new"].load is not meeple.load
         line = ab.compare(sides, "examples/classic/tic_tac_toe.yaml", 2, 4, same_games=True)
         # A seed game is each side's own copy, never the work tree's games/ (found first from the project).
-        own = {side: ab._rule_file(module, "k2") for side, module in sides.items()}
+        own = {side: ab.rule_file(module, "k2") for side, module in sides.items()}
         assert own["base"].is_file() and own["new"].is_file() and own["base"] != own["new"]
         assert all(tmp_path in path.parents for path in own.values())
     finally:
