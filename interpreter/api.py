@@ -173,6 +173,7 @@ class Game:
         if self._start is not None and not log and narrate is False:
             s = self._start.copy_without_rng()
             s.seed(seed)
+            s._kept_stamps[-1] = None  # the results of defs reading nothing: taken afresh (ir._share)
             return s
         s = State(self.definition)
         s.seed(seed)

@@ -392,31 +392,70 @@ def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> l
 def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> Callable[[Any], None]:
     """`refresh(s)`: for each part some kept def reads, if its change counter is not the one last seen
     (`s._kept_stamps`, one slot per part of `kept_parts`), note it and give each def reading the part a new
-    dict of results (a clone may still share the old). Defs reading no part get theirs once (the last
-    slot). A def is renewed when any part it reads changed, as a stamp of all its parts would tell, but
-    with one test per part, not per group, and no tuple made."""
+    dict of results (a clone may still share the old). A def is renewed when any part it reads changed, as
+    a stamp of all its parts would tell, but with one test per part, not per group, and no tuple made.
+
+    The results of a def reading no part, or only variables of named scopes (`trick.rank`), depend on
+    nothing but its arguments and the values of those variables: such a group's dicts are kept in a table
+    of the game's, by those values, and shared by every state and game of it. When `trick` comes back to a
+    rank, kind and count it had before, in this game or another, the defs reading them find the results
+    they worked out then (a value that cannot be hashed: a new dict, as for any other group)."""
     parts = kept_parts(groups)
+    valued = [
+        (group_parts, names) for group_parts, names in groups if all(is_scope_part(p) for p in group_parts)
+    ]
     lines = ["def refresh(s):", "    ver = s.ver", "    seen = s._kept_stamps"]
-    constant = [name for group_parts, names in groups if not group_parts for name in names]
-    if constant:
-        lines += [
-            f"    if seen[{len(parts)}] is None:",
-            f"        seen[{len(parts)}] = True",
-            "        kept = s._kept",
-        ]
-        lines += [f"        kept[{name!r}] = {{}}" for name in constant]
+    lines += [f"    changed{k} = False" for k, (group_parts, _) in enumerate(valued) if group_parts]
     for i, part in enumerate(parts):
-        readers = [name for group_parts, names in groups if part in group_parts for name in names]
-        lines += [
-            f"    c = ver[{part!r}]",
-            f"    if seen[{i}] != c:",
-            f"        seen[{i}] = c",
-            "        kept = s._kept",
+        readers = [
+            name
+            for group_parts, names in groups
+            if part in group_parts and (group_parts, names) not in valued
+            for name in names
         ]
-        lines += [f"        kept[{name!r}] = {{}}" for name in readers]
-    ns: dict[str, Any] = {}
+        lines += [f"    c = ver[{part!r}]", f"    if seen[{i}] != c:", f"        seen[{i}] = c"]
+        lines += [f"        changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
+        if readers:
+            lines.append("        kept = s._kept")
+            lines += [f"        kept[{name!r}] = {{}}" for name in readers]
+    for k, (group_parts, names) in enumerate(valued):
+        if group_parts:
+            values = "".join(f"s.sv[{p.split('.')[1]!r}][{p.split('.', 2)[2]!r}], " for p in group_parts)
+            lines += [f"    if changed{k}:", f"        _share(s, _T{k}, ({values}), {names!r})"]
+        else:  # no part: once for each state (the last slot), from the one table entry
+            lines += [
+                f"    if seen[{len(parts)}] is None:",
+                f"        seen[{len(parts)}] = True",
+                f"        _share(s, _T{k}, (), {names!r})",
+            ]
+    ns: dict[str, Any] = {"_share": _share}
+    ns.update({f"_T{k}": {} for k in range(len(valued))})
     exec(cache.compiled("\n".join(lines) + "\n", "<kept defs>"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]
+
+
+_SHARED_KEPT = 4096  # value keys a group of defs keeps results for (then its table starts afresh)
+_SHARED_RESULTS = 16384  # results a shared dict holds when handed out, at most (then a new one is)
+
+
+def _share(s: Any, table: dict[Any, Any], key: tuple[Any, ...], names: tuple[str, ...]) -> None:
+    """Give each def of a group the dict of results kept for these values of what it reads (`_refresher`)."""
+    kept = s._kept
+    try:
+        dicts = table.get(key)
+    except TypeError:  # a value that cannot be hashed: results for this state alone
+        for name in names:
+            kept[name] = {}
+        return
+    if dicts is None:
+        if len(table) >= _SHARED_KEPT:
+            table.clear()
+        dicts = table[key] = {name: {} for name in names}
+    for name in names:
+        found = dicts[name]
+        if len(found) > _SHARED_RESULTS:  # kept for every game of a long run: started afresh
+            found = dicts[name] = {}
+        kept[name] = found
 
 
 def _counters_of(parts: tuple[str, ...]) -> Callable[[dict[str, int]], Any]:

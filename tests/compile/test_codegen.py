@@ -297,6 +297,82 @@ def test_clones_that_go_different_ways_do_not_share_kept_results(tmp_path):
     assert [str(a) for a in right.legal_actions() if a.name == "boost"] == ["boost(cell=c1)"]
 
 
+SHARED_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {rounds: 0}
+  trick: {rank: 0, tags: []}
+defs:
+  # Each calls `distinct`, which no def written out in place calls: worked out through the memo.
+  beats(n): "n > trick.rank and n in distinct([1, 2, 3])"
+  tagged(n): "n in distinct(trick.tags)"
+  double(n): "size(distinct([n, n * 2]))"
+actions:
+  play:
+    params: {n: "[1, 2, 3]"}
+    when: beats(n) and double(n) > 0
+    effect: [set trick.rank = n]
+  tag:
+    params: {n: "[1, 2]"}
+    when: not tagged(n)
+    effect: [add n to trick.tags]
+  clear: {effect: [reset trick, rounds += 1]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 3
+    do: [{choose: [play, tag, clear]}]
+"""
+
+
+def test_results_of_defs_reading_only_scope_variables_are_shared_by_their_values(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SHARED_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    assert kept["beats"] == ("sv.trick.rank",) and kept["double"] == ()
+    first, second = game.new_game(seed=1), game.new_game(seed=2)
+    first.legal_actions()
+    second.legal_actions()
+    # Another game at the same rank: the same results, worked out once for both
+    assert first._kept["beats"] is second._kept["beats"]
+    assert first._kept["beats"] == {1: True, 2: True, 3: True}
+    assert first._kept["double"] is second._kept["double"]  # reads nothing: one dict for every game
+    at_zero = first._kept["beats"]
+    first.apply("play(n=2)")
+    assert [str(a) for a in first.legal_actions() if a.name == "play"] == ["play(n=3)"]
+    assert first._kept["beats"] is not at_zero
+    first.apply("clear")  # the rank back to 0: the results kept for it, in this game and the other
+    assert first._kept["beats"] is at_zero
+    assert [a.name for a in first.legal_actions()] == ["play", "play", "play", "tag", "tag", "clear"]
+    plays_as_the_closures(tmp_path, monkeypatch, SHARED_RULES, game, range(1, 6))
+
+
+def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
+    game = load_tiny(tmp_path, SHARED_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.apply("tag(n=1)")
+    assert [str(a) for a in state.legal_actions() if a.name == "tag"] == ["tag(n=2)"]
+    other = game.new_game(seed=2)
+    other.apply("tag(n=1)")
+    other.legal_actions()
+    assert other._kept["tagged"] is state._kept["tagged"]  # the same tags: (1,)
+
+
+def test_shared_results_start_afresh_when_a_dict_grows_past_its_bound(tmp_path, monkeypatch):
+    from meeple.compile import ir
+
+    game = load_tiny(tmp_path, SHARED_RULES, players=2)
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    full = state._kept["double"]
+    assert set(full) == {1, 2, 3}
+    monkeypatch.setattr(ir, "_SHARED_RESULTS", 2)
+    later = game.new_game(seed=3)  # a new game takes the results of defs reading nothing afresh
+    later.apply("clear")
+    later.legal_actions()
+    assert later._kept["double"] is not full and set(later._kept["double"]) == {1, 2, 3}
+
+
 def test_a_view_does_not_reuse_results_computed_from_the_full_state(tmp_path):
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
     state = game.new_game(seed=1)
