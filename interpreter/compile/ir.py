@@ -434,7 +434,7 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
     return ns["refresh"]  # type: ignore[no-any-return]
 
 
-_SHARED_KEPT = 4096  # value keys a group of defs keeps results for (then its table starts afresh)
+_SHARED_KEPT = 1024  # value keys a group of defs keeps results for (then its table starts afresh)
 _SHARED_RESULTS = 16384  # results a shared dict holds when handed out, at most (then a new one is)
 
 

@@ -358,6 +358,22 @@ def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
     assert other._kept["tagged"] is state._kept["tagged"]  # the same tags: (1,)
 
 
+def test_a_value_that_cannot_be_hashed_gives_the_state_dicts_of_its_own():
+    from types import SimpleNamespace
+
+    from meeple.compile import ir
+
+    table: dict[Any, Any] = {}
+    first, second = SimpleNamespace(_kept={}), SimpleNamespace(_kept={})
+    for state in (first, second):
+        ir._share(state, table, ({"a": 1},), ("beats", "ranked"))
+    assert table == {} and first._kept == {"beats": {}, "ranked": {}}
+    assert first._kept["beats"] is not second._kept["beats"]
+    ir._share(first, table, (3,), ("beats", "ranked"))
+    ir._share(second, table, (3,), ("beats", "ranked"))
+    assert first._kept["ranked"] is second._kept["ranked"] is table[(3,)]["ranked"]
+
+
 def test_shared_results_start_afresh_when_a_dict_grows_past_its_bound(tmp_path, monkeypatch):
     from meeple.compile import ir
 
