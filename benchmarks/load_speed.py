@@ -5,7 +5,10 @@ then `meeple.load`. A load is timed three ways, the runs of each game alternatin
 
 - no cache: `MEEPLE_CACHE_DIR` empty, every result worked out (what a load cost before `meeple.cache`);
 - first: into an empty cache directory, worked out and written (a file's first load, or after an edit);
-- kept: the cache written by the load before (every later load of the unchanged file).
+- kept: the cache written by the load before (every later load of the unchanged file);
+- edited: a copy of the file loaded once, then changed (a comment added at its end) and loaded again: the
+  least a designer waits for on `meeple check` after an edit, every text of the rules still known to the
+  cache (an edit of a rule parses and compiles that rule's text again too).
 
     python benchmarks/load_speed.py               # every seed game, 5 runs of each kind
     python benchmarks/load_speed.py --runs 9 k2
@@ -23,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 GAMES = {
     "climbers_of_verdon": 4,
@@ -53,7 +58,7 @@ def one_run(game: str, players: int, cache_dir: str) -> tuple[float, float]:
 
 
 def measure(game: str, players: int, runs: int, grammar: Path) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"import": [], "no cache": [], "first": [], "kept": []}
+    times: dict[str, list[float]] = {"import": [], "no cache": [], "first": [], "kept": [], "edited": []}
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as fresh:
             # the grammar's tables are there already in every kind: they are not what is compared
@@ -63,7 +68,19 @@ def measure(game: str, players: int, runs: int, grammar: Path) -> dict[str, list
             times["no cache"].append(none)
             times["first"].append(one_run(game, players, fresh)[1])
             times["kept"].append(one_run(game, players, fresh)[1])
+            times["edited"].append(edited_run(game, players, fresh))
     return times
+
+
+def edited_run(game: str, players: int, cache_dir: str) -> float:
+    """The load seconds of a copy of the seed game's file, loaded once and then edited (a comment added)."""
+    text = (ROOT / "games" / f"{game}.yaml").read_text(encoding="utf-8")
+    copy = Path(cache_dir) / "edited" / f"{game}.yaml"
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_text(text, encoding="utf-8")
+    one_run(str(copy), players, cache_dir)
+    copy.write_text(text + "\n# an edit: the file is not the one loaded before\n", encoding="utf-8")
+    return one_run(str(copy), players, cache_dir)[1]
 
 
 def grammar_tables(folder: str) -> Path:
@@ -86,7 +103,8 @@ def main() -> None:
     chosen = args.games or list(GAMES)
     with tempfile.TemporaryDirectory() as tables:
         grammar = grammar_tables(tables)
-        print(f"{'game':20} {'import':>14} {'no cache':>14} {'first':>14} {'kept':>14}   (best / median s)")
+        kinds = ("import", "no cache", "first", "kept", "edited")
+        print(f"{'game':20} " + " ".join(f"{k:>14}" for k in kinds) + "   (best / median s)")
         for game in chosen:
             times = measure(game, GAMES[game], args.runs, grammar)
             cells = " ".join(f"{min(v):6.3f}/{statistics.median(v):6.3f}" for v in times.values())
