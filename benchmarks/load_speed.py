@@ -1,10 +1,10 @@
 """Start-up: `import meeple`, and loading each seed game (read, check, compile), in fresh processes.
 
 Each figure is one new Python process, timed inside it with `time.perf_counter`: the import of meeple,
-then `meeple.load`. A load is timed three ways, the runs of each game alternating between them:
+then `meeple.load`. A load is timed four ways, the runs of each game alternating between them:
 
 - no cache: `MEEPLE_CACHE_DIR` empty, every result worked out (what a load cost before `meeple.cache`);
-- first: into an empty cache directory, worked out and written (a file's first load, or after an edit);
+- first: into an empty cache directory, worked out and written (a file never loaded before);
 - kept: the cache written by the load before (every later load of the unchanged file);
 - edited: a copy of the file loaded once, then changed (a comment added at its end) and loaded again: the
   least a designer waits for on `meeple check` after an edit, every text of the rules still known to the
