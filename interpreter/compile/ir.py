@@ -12,7 +12,7 @@ from meeple import cache
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
-from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part
+from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part, scope_variable
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
@@ -420,7 +420,7 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
             lines += [f"        kept[{name!r}] = {{}}" for name in readers]
     for k, (group_parts, names) in enumerate(valued):
         if group_parts:
-            values = "".join(f"s.sv[{p.split('.')[1]!r}][{p.split('.', 2)[2]!r}], " for p in group_parts)
+            values = "".join("s.sv[{!r}][{!r}], ".format(*scope_variable(p)) for p in group_parts)
             lines += [f"    if changed{k}:", f"        _share(s, _T{k}, ({values}), {names!r})"]
         else:  # no part: once for each state (the last slot), from the one table entry
             lines += [

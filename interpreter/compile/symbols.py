@@ -88,3 +88,9 @@ OWNED = "@="
 
 def is_scope_part(part: str) -> bool:
     return part.startswith(_SCOPE_PART)
+
+
+def scope_variable(part: str) -> tuple[str, str]:
+    """The scope and the variable a `scope_part` names: `sv.trick.top` is ('trick', 'top')."""
+    scope, _, name = part.removeprefix(_SCOPE_PART).partition(".")
+    return scope, name
