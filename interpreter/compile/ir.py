@@ -334,6 +334,21 @@ class GameDef:
         return frozenset(name for name, a in self.actions.items() if a.may_decide)
 
     @cached_property
+    def listers(self) -> list[list[tuple[tuple[Any, ActionDef], ...]]]:
+        """By phase and step: each action a `choose` step offers, with its generated enumerator where the
+        listing may call it straight (not stepwise), else None."""
+        return [
+            [
+                tuple(
+                    (None if a.stepwise else a.fast, a)
+                    for a in (self.actions[name] for name in step.actions)
+                )
+                for step in phase.steps
+            ]
+            for phase in self.phases
+        ]
+
+    @cached_property
     def kept_steps(self) -> list[list[bool]]:
         """By phase and step: whether a `choose` step's listing may be kept while no part of the state
         changes (every action it offers lists its bindings from known parts, none drawn at random)."""

@@ -126,40 +126,39 @@ def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> b
 def legal_actions(s: Any) -> list[Action]:
     if s.over or not s.stack:
         return []
-    if s._legal is not None:
-        return s._legal
-    if s.stack[-1]["k"] == "simul":  # a secret choice: what the player may do on its private copy
-        s._legal = legal_actions(simul.scratch(s))
-        return s._legal
+    legal = s._legal
+    if legal is not None:
+        return legal  # type: ignore[no-any-return]
     f = s.stack[-1]
-    if f["k"] == "choose":  # the listing kept when a decision above this frame began, if nothing changed
+    kind = f["k"]
+    if kind == "choose":  # the listing kept when a decision above this frame began, if nothing changed
         listed = s._listed
         if listed is not None and listed[0] is f and listed[1] == s.ver:
             s._legal = listed[2]
             return listed[2]
+    elif kind == "simul":  # a secret choice: what the player may do on its private copy
+        s._legal = legal_actions(simul.scratch(s))
+        return s._legal  # type: ignore[no-any-return]
     s._memo = {}
     if s.game.kept_defs:
         s.game.refresh_kept(s)
     try:
-        out = _legal_here(s)
+        out = _legal_here(s, f, kind)
     finally:
         s._memo = None
     s._legal = out
     return out
 
 
-def _legal_here(s: Any) -> list[Action]:
-    f = s.stack[-1]
+def _legal_here(s: Any, f: dict[str, Any], kind: str) -> list[Action]:
     game = s.game
     out: list[Action] = []
-    kind = f["k"]
     if kind == "choose":
         step = game.phases[f["ph"]].steps[f["st"]]
         me = f["p"]
-        for name in step.actions:
-            a = game.actions[name]
-            if a.fast is not None and not a.stepwise:  # enumerate_action's commonest case, without its call
-                out.extend(a.fast(s, me, _NOTHING_BOUND, False, False))
+        for fast, a in game.listers[f["ph"]][f["st"]]:
+            if fast is not None:  # enumerate_action's commonest case, without its call
+                out.extend(fast(s, me, _NOTHING_BOUND, False, False))
             else:
                 out.extend(enumerate_action(s, a, me, {}, False))
         if step.until in game.actions:  # a declared action that ends the step when taken
@@ -193,7 +192,8 @@ def apply(s: Any, action: Action) -> None:
             shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
             raise IllegalActionError(f"illegal action {action}; legal now: {shown or 'none'}")
     f = s.stack[-1]
-    if f["k"] == "simul":  # kept secret until everyone has chosen
+    kind = f["k"]
+    if kind == "simul":  # kept secret until everyone has chosen
         s._legal = None
         simul.choose(s, f, action)
         advance(s)
@@ -202,14 +202,23 @@ def apply(s: Any, action: Action) -> None:
         s.unit = begin_action(s, action)
     s._legal = None
     me = f["p"]
-    kind = f["k"]
     name = action.name
-    step = s.game.phases[f["ph"]].steps[f["st"]] if kind == "choose" else None
-    deciding = action.partial or name in s.game.deciding
-    if step is not None and deciding and s.game.kept_steps[f["ph"]][f["st"]]:
-        # a decision above the step begins (a stepwise action's next step, or a grant its effect may
-        # make): back at the step with nothing changed, its listing is this one (legal_actions)
-        s._listed = (f, dict(s.ver), legal)
+    game = s.game
+    if kind == "choose":
+        step = game.phases[f["ph"]].steps[f["st"]]
+        if action.partial or name in game.deciding:
+            if game.kept_steps[f["ph"]][f["st"]]:
+                # a decision above the step begins (a stepwise action's next step, or a grant its effect
+                # may make): back at the step with nothing changed, its listing is this one (legal_actions)
+                s._listed = (f, dict(s.ver), legal)
+        elif not step.until and step.while_ is None and name != SKIP:
+            # The commonest decision: an action of a step that offers one and is done (the rest below).
+            s.stack.pop()
+            execute(s, game.actions[name], me, action.params, False, action)
+            advance(s)
+            return
+    else:
+        step = None
     if step is not None and name == step.until and name not in s.game.actions:
         if s.log is not None:  # a line is formatted only for a game that keeps its log
             s.say(f"{me}: {action}")
@@ -512,51 +521,28 @@ def advance(s: Any) -> None:
     game = s.game
     phases = game.phases
     stack = s.stack  # the frames are pushed and popped in place, never replaced while the flow runs
-    guard = 0
-    while not s.over:
-        guard += 1
-        if guard > 100_000:
-            raise rule_error(
-                s, "the flow made no decision in 100000 steps; is a phase empty and repeating?", "flow"
-            )
+    for _ in _FLOW_STEPS:  # a bound on the steps without a decision (the `else` below)
+        if s.over:
+            return
         if not stack:
             finish_by_score(s)
             return
         f = stack[-1]
         kind = f["k"]
-        # The frames by how often the flow meets them: a turn, a phase, then the decisions.
-        if kind == "turn":
-            steps = phases[f["ph"]].steps
-            i = f["i"]
-            if i >= len(steps):
-                stack.pop()
-                continue
-            step = steps[i]
-            f["i"] = i + 1
-            if step.kind == "do":
-                if s.narrated is not None:
-                    s.unit = Unit(game, f["p"])
-                s.pending = []
-                step.block(s, {"me": f["p"]})
-                after_effect(s)
-            elif step.kind == "simultaneous":
-                simul.start(s, step, f["ph"], i, f["p"])
-            else:
-                stack.append({"k": "choose", "ph": f["ph"], "st": i, "p": f["p"]})
-                if step.while_ is None and legal_actions(s):  # the decision, without a pass of the loop
-                    return
-        elif kind == "phase":
+        # The frames by how often the flow meets them: a phase starting a turn goes on with that turn in
+        # the same pass; a turn; then the decisions.
+        if kind == "phase":
             ph = phases[f["ph"]]
             if ph.until is not None and ph.until(s, {}):
                 stack.pop()
-            elif ph.round_robin is not None:
+                continue
+            if ph.round_robin is not None:
                 p = next_seat(s, f)
                 if p is None:
                     stack.pop()
                     continue
                 f["cur"] = p
                 start_turn(s, p, ph.name)
-                stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
             else:
                 if f["pos"] >= len(f["order"]):  # the round is over
                     if not ph.repeat:
@@ -578,7 +564,29 @@ def advance(s: Any) -> None:
                     s.ver["tv"] += 1
                 else:
                     start_turn(s, p, ph.name, quiet=ph.turns == "none")
-                stack.append({"k": "turn", "ph": f["ph"], "i": 0, "p": p})
+            f = {"k": "turn", "ph": f["ph"], "i": 0, "p": p}
+            stack.append(f)
+            kind = "turn"  # starting a turn cannot end the game: its first step follows at once
+        if kind == "turn":
+            steps = phases[f["ph"]].steps
+            i = f["i"]
+            if i >= len(steps):
+                stack.pop()
+                continue
+            step = steps[i]
+            f["i"] = i + 1
+            if step.kind == "do":
+                if s.narrated is not None:
+                    s.unit = Unit(game, f["p"])
+                s.pending = []
+                step.block(s, {"me": f["p"]})
+                after_effect(s)
+            elif step.kind == "simultaneous":
+                simul.start(s, step, f["ph"], i, f["p"])
+            else:
+                stack.append({"k": "choose", "ph": f["ph"], "st": i, "p": f["p"]})
+                if step.while_ is None and legal_actions(s):  # the decision, without a pass of the loop
+                    return
         elif kind == "loop":
             lp = game.loops[f["loop"]]
             if f["i"] < len(lp.body):
@@ -605,6 +613,13 @@ def advance(s: Any) -> None:
                 return
             s._legal = None
             stack.pop()
+    else:
+        raise rule_error(
+            s, "the flow made no decision in 100000 steps; is a phase empty and repeating?", "flow"
+        )
+
+
+_FLOW_STEPS = range(100_000)  # the most steps of the flow `advance` takes without a decision
 
 
 def finish_by_score(s: Any) -> None:
