@@ -340,8 +340,7 @@ class GameDef:
         return [
             [
                 tuple(
-                    (None if a.stepwise else a.fast, a)
-                    for a in (self.actions[name] for name in step.actions)
+                    (None if a.stepwise else a.fast, a) for a in (self.actions[name] for name in step.actions)
                 )
                 for step in phase.steps
             ]
