@@ -809,8 +809,13 @@ class SourceGen:
             if site_kind is not None:  # straight from the site's pieces
                 site, kind = site_kind.rsplit(", ", 1)
                 if kind == "None" and _SIMPLE_ARG.match(site):  # any kind: the first piece there
+                    if self.in_iterable:  # no temporary here
+                        return self.reads_state(
+                            f"(s.pieces[s.at[{site}][0]][{name!r}] if s.at.get({site}) else None)"
+                        )
+                    ids = f"_f{next(self.counter)}"  # the site's ids, looked up once
                     return self.reads_state(
-                        f"(s.pieces[s.at[{site}][0]][{name!r}] if s.at.get({site}) else None)"
+                        f"(s.pieces[{ids}[0]][{name!r}] if ({ids} := s.at.get({site})) else None)"
                     )
                 return self.reads_state(f"_field_at(s, {site_kind}, {name!r})")
             refs = self.gen(query, scope, local)
@@ -992,14 +997,18 @@ class SourceGen:
             return f"({temp}[{key}] if type({temp} := {obj}) in _SEQ else _index({temp}, {key}))"
         return f"_index({obj}, {key})"
 
-    def iterable(self, node: n.Node, source: str, any_order: bool = False) -> str:
+    def iterable(self, node: n.Node, source: str, any_order: bool = False, held: bool = False) -> str:
         """The source of a value to loop over: a list or tuple as it is, else its units (`any_order`: in
-        whatever order they are held, for a consumer the order cannot change, such as `count`)."""
+        whatever order they are held, for a consumer the order cannot change, such as `count`). `held`: the
+        source is a `for` statement's, where a value worked out may be held in a temporary to test it."""
         if self.is_sequence(node, source):
             return source
         units_of = "_units_held" if any_order else "_units"
         if _REREAD.match(source):
             return f"({source} if type({source}) in _SEQ else {units_of}({source}))"
+        if held:
+            temp = f"_u{next(self.counter)}"
+            return f"({temp} if type({temp} := {source}) in _SEQ else {units_of}({temp}))"
         return f"{units_of}({source})"
 
     def g_Call(self, node: n.Call, scope: dict[str, Any], local: set[str]) -> str:
@@ -1214,7 +1223,7 @@ class SourceGen:
         found = node.func.id == "any"  # the value when an item decides
         lines.append(f"{pad}{result} = {not found}")
         targets = ", ".join(f"v_{nm}" for nm in comp.names)
-        lines.append(f"{pad}for {targets} in {self.iterable(comp.iter, it)}:")
+        lines.append(f"{pad}for {targets} in {self.iterable(comp.iter, it, held=True)}:")
         head = len(lines) - 1
         inner = pad + "    "
         for cond in comp.conds:
