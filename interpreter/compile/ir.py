@@ -372,8 +372,9 @@ class GameDef:
 
     @cached_property
     def kept_slots(self) -> int:
-        """The length of a state's `_kept_stamps`: a counter per part kept defs read, and one more."""
-        return len(kept_parts(self.kept_defs)) + 1
+        """The length of a state's `_kept_stamps`: a counter per part kept defs read, and two more (the
+        counter of every named scope's variables, then whether the defs reading nothing were taken)."""
+        return len(kept_parts(self.kept_defs)) + 2
 
     def piece_defaults(self, kind: str) -> dict[str, Any]:
         """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
@@ -413,13 +414,18 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
     nothing but its arguments and the values of those variables: such a group's dicts are kept in a table
     of the game's, by those values, and shared by every state and game of it. When `trick` comes back to a
     rank, kind and count it had before, in this game or another, the defs reading them find the results
-    they worked out then (a value that cannot be hashed: a new dict, as for any other group)."""
+    they worked out then (a value that cannot be hashed: a new dict, as for any other group).
+
+    The variables of named scopes are tested only when the counter of them all (`sv`) moved since the last
+    refresh (slot len(parts)): every change of one moves it too (Effects.set_scoped, reset_scope)."""
     parts = kept_parts(groups)
     valued = [
         (group_parts, names) for group_parts, names in groups if all(is_scope_part(p) for p in group_parts)
     ]
     lines = ["def refresh(s):", "    ver = s.ver", "    seen = s._kept_stamps"]
     lines += [f"    changed{k} = False" for k, (group_parts, _) in enumerate(valued) if group_parts]
+    scoped = [part for part in parts if is_scope_part(part)]
+    guarded = len(scoped) > 1  # one test of `sv` instead of several when none moved
     for i, part in enumerate(parts):
         readers = [
             name
@@ -427,19 +433,28 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
             if part in group_parts and (group_parts, names) not in valued
             for name in names
         ]
-        lines += [f"    c = ver[{part!r}]", f"    if seen[{i}] != c:", f"        seen[{i}] = c"]
-        lines += [f"        changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
+        pad = "    "
+        if guarded and part in scoped:
+            if part == scoped[0]:
+                lines += [
+                    "    c = ver['sv']",
+                    f"    if seen[{len(parts)}] != c:",
+                    f"        seen[{len(parts)}] = c",
+                ]
+            pad = "        "
+        lines += [f"{pad}c = ver[{part!r}]", f"{pad}if seen[{i}] != c:", f"{pad}    seen[{i}] = c"]
+        lines += [f"{pad}    changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
         if readers:
-            lines.append("        kept = s._kept")
-            lines += [f"        kept[{name!r}] = {{}}" for name in readers]
+            lines.append(f"{pad}    kept = s._kept")
+            lines += [f"{pad}    kept[{name!r}] = {{}}" for name in readers]
     for k, (group_parts, names) in enumerate(valued):
         if group_parts:
             values = "".join("s.sv[{!r}][{!r}], ".format(*scope_variable(p)) for p in group_parts)
             lines += [f"    if changed{k}:", f"        _share(s, _T{k}, ({values}), {names!r})"]
         else:  # no part: once for each state (the last slot), from the one table entry
             lines += [
-                f"    if seen[{len(parts)}] is None:",
-                f"        seen[{len(parts)}] = True",
+                f"    if seen[{len(parts) + 1}] is None:",
+                f"        seen[{len(parts) + 1}] = True",
                 f"        _share(s, _T{k}, (), {names!r})",
             ]
     ns: dict[str, Any] = {"_share": _share}

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import meeple
-from meeple.compile import codegen
+from meeple.compile import codegen, ir
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.where import Where
 from meeple.rules.loader import SourceIndex
@@ -346,6 +346,27 @@ def test_results_of_defs_reading_only_scope_variables_are_shared_by_their_values
     assert first._kept["beats"] is at_zero
     assert [a.name for a in first.legal_actions()] == ["play", "play", "play", "tag", "tag", "clear"]
     plays_as_the_closures(tmp_path, monkeypatch, SHARED_RULES, game, range(1, 6))
+
+
+def test_the_scope_variables_are_tested_only_when_one_of_them_changed(tmp_path, monkeypatch):
+    rules = SHARED_RULES.replace("  clear: {", "  rest: {effect: [rounds += 0]}\n  clear: {").replace(
+        "[play, tag, clear]", "[play, tag, rest, clear]"
+    )
+    game = load_tiny(tmp_path, rules, players=2)
+    parts = ir.kept_parts(game.definition.kept_defs)
+    rank = parts.index("sv.trick.rank")
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    at_zero = state._kept["beats"]
+    assert state._kept_stamps[len(parts)] == state.ver["sv"]  # the slot of every scope variable's counter
+    state.apply("rest")  # a game variable changes, no scope variable: their tests are skipped
+    state._kept_stamps[rank] = "not looked at"
+    state.legal_actions()
+    assert state._kept_stamps[rank] == "not looked at" and state._kept["beats"] is at_zero
+    state.apply("play(n=2)")  # trick.rank changes: tested again, the results of rank 2 taken
+    assert [str(a) for a in state.legal_actions() if a.name == "play"] == ["play(n=3)"]
+    assert state._kept_stamps[rank] == state.ver["sv.trick.rank"] and state._kept["beats"] is not at_zero
+    plays_as_the_closures(tmp_path, monkeypatch, rules, game, range(1, 6))
 
 
 def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
