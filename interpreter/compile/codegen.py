@@ -359,15 +359,14 @@ def _resources(s: Any, p: Any) -> Bundle:
         held = s._res_bundles = (ver, {})
     found = held[1].get(p)
     if found is None:
-        rec = s.pv[p]
-        resources = s.game.sym.resources
-        counts = tuple([rec[r] for r in resources])
-        alike = s.game.holdings  # one bundle per holding, shared by every player and state holding it
+        game = s.game
+        counts = game.resource_counts(s.pv[p])
+        alike = game.holdings  # one bundle per holding, shared by every player and state holding it
         found = alike.get(counts)
         if found is None:
             if len(alike) >= _HOLDINGS_KEPT:
                 alike.clear()
-            found = alike[counts] = Bundle.of_counts(dict(zip(resources, counts, strict=True)))
+            found = alike[counts] = Bundle.of_counts(dict(zip(game.sym.resources, counts, strict=True)))
         held[1][p] = found
     return found
 

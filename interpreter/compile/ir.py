@@ -334,6 +334,14 @@ class GameDef:
         return frozenset(name for name, a in self.actions.items() if a.may_decide)
 
     @cached_property
+    def resource_counts(self) -> Callable[[dict[str, Any]], tuple[int, ...]]:
+        """A player's record to the counts of every resource, in the declared order, as a tuple."""
+        resources = self.sym.resources
+        if len(resources) > 1:
+            return operator.itemgetter(*resources)
+        return lambda rec: tuple([rec[r] for r in resources])
+
+    @cached_property
     def listers(self) -> list[list[tuple[tuple[Any, ActionDef], ...]]]:
         """By phase and step: each action a `choose` step offers, with its generated enumerator where the
         listing may call it straight (not stepwise), else None."""

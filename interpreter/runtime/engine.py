@@ -123,6 +123,17 @@ def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> b
         s._kept = kept
 
 
+_BARE: dict[str, Action] = {}  # the Action of each word that ends a step, and of `skip`
+
+
+def bare_action(name: str) -> Action:
+    """The action of a word with no parameters (`end_turn`, `skip`): made once, listed again and again."""
+    found = _BARE.get(name)
+    if found is None:
+        found = _BARE[name] = Action(name)
+    return found
+
+
 def legal_actions(s: Any) -> list[Action]:
     if s.over or not s.stack:
         return []
@@ -165,13 +176,13 @@ def _legal_here(s: Any, f: dict[str, Any], kind: str) -> list[Action]:
             if step.until not in step.actions:
                 out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
         elif step.until:
-            out.append(Action(step.until))
+            out.append(bare_action(step.until))
         if step.optional and out:
-            out.append(Action(SKIP))
+            out.append(bare_action(SKIP))
     elif kind == "grant":
         out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
         if f["optional"] and out:
-            out.append(Action(SKIP))
+            out.append(bare_action(SKIP))
     elif kind == "partial":
         out = stepwise_options(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
     return out
