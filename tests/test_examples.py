@@ -128,6 +128,17 @@ def test_the_ab_benchmark_loads_two_revisions_side_by_side_and_plays_them_on_the
     assert float(ratio) > 0
 
 
+def test_the_bytecode_count_names_the_generated_functions_and_adds_up_line_by_line():
+    bytecodes = load_benchmark("bytecodes")
+    game = meeple.load(ROOT / "examples" / "classic" / "tic_tac_toe.yaml", players=2)
+    by_function, decisions = bytecodes.count(game, 3)
+    assert decisions >= 3 * 5  # a game of tic-tac-toe takes five moves at least
+    assert by_function["engine.py:apply"] > 0 and any(label.startswith("<action ") for label in by_function)
+    by_line, again = bytecodes.count(game, 3, "engine.py:apply")  # the same seeds: the same games
+    assert again == decisions and sum(by_line.values()) == by_function["engine.py:apply"]
+    assert {filename for filename, _ in by_line} == {str(Path(meeple.runtime.engine.__file__))}
+
+
 def load_benchmark(name: str):
     if str(ROOT / "benchmarks") not in sys.path:  # as when run as a script: its own modules beside it
         sys.path.append(str(ROOT / "benchmarks"))
