@@ -334,6 +334,18 @@ class GameDef:
         return frozenset(name for name, a in self.actions.items() if a.may_decide)
 
     @cached_property
+    def scope_starts(self) -> dict[str, tuple[dict[str, Any], dict[str, str]]]:
+        """By named scope: its variables at their declared values (lists as tuples, as a state holds them),
+        and the change counter of each variable (`scope_part`)."""
+        return {
+            scope: (
+                {name: tuple(v) if isinstance(v, list) else v for name, v in spec.items()},
+                {name: scope_part(scope, name) for name in spec},
+            )
+            for scope, spec in self.sym.scopes.items()
+        }
+
+    @cached_property
     def resource_counts(self) -> Callable[[dict[str, Any]], tuple[int, ...]]:
         """A player's record to the counts of every resource, in the declared order, as a tuple."""
         resources = self.sym.resources

@@ -311,11 +311,12 @@ class Effects:
         ver = self.ver
         ver["sv"] += 1
         was = self.sv[scope]
-        now = {k: tuple(v) if isinstance(v, list) else v for k, v in self.game.sym.scopes[scope].items()}
-        for name, value in now.items():
-            if name not in was or not _same(was[name], value):
-                ver[scope_part(scope, name)] += 1
-        self.sv[scope] = now
+        start, parts = self.game.scope_starts[scope]
+        for name, value in start.items():
+            old = was.get(name, _ABSENT)
+            if old is not value and (old is _ABSENT or not _same(old, value)):
+                ver[parts[name]] += 1
+        self.sv[scope] = dict(start)  # the game's own copy stays as declared
 
     def give_lead(self, player: Player) -> None:
         """The next turn of the running round-robin phase goes to `player` (or the next one not skipped)."""
@@ -345,6 +346,7 @@ class Effects:
 
 
 _PLAIN = (bool, int, str, float, type(None))
+_ABSENT = object()  # a variable a saved scope lacks
 
 
 def _same(was: Any, now: Any) -> bool:
