@@ -256,18 +256,26 @@ def _memo_key(value: Any) -> Any:
 def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     """A def of one argument, memoised while the state cannot change (the closures' key: name, value),
     or across decisions when its results are kept (key: the value). A zone counts by its contents."""
+    kept = s._kept.get(name)
+    if kept is not None and v0.__class__ is not dict and s._memo is not None:  # the commonest, first
+        try:
+            hit = kept.get(v0, _MISSING)
+        except TypeError:  # unhashable (a list): no memo
+            return fn(s, v0)
+        if hit is _MISSING:
+            hit = kept[v0] = fn(s, v0)
+        return hit
     memo = s._memo
     if memo is None:
         return fn(s, v0)
     k0 = _Zone(v0.items()) if type(v0) is dict else v0  # _memo_key, written out
-    kept = s._kept.get(name)
     if kept is not None:
         memo, key = kept, k0
     else:
         key = (name, k0)
     try:
         hit = memo.get(key, _MISSING)
-    except TypeError:  # unhashable (a list): no memo
+    except TypeError:  # as above
         return fn(s, v0)
     if hit is _MISSING:
         hit = memo[key] = fn(s, v0)
