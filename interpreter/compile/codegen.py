@@ -1214,37 +1214,63 @@ class SourceGen:
             and isinstance(node.func, n.Name)
             and node.func.id in ("any", "all")
             and node.func.id not in self.sym.defs
-            and len(node.comps) == 1
         ):
             return None
-        comp = node.comps[0]
-        if set(comp.names) & (live | local):
+        names = [nm for comp in node.comps for nm in comp.names]
+        if set(names) & (live | local) or len(set(names)) < len(names):
             return None
-        _identifiers(comp.names)
-        it = self.gen(comp.iter, scope, local)
-        inner_scope, inner_local = dict(scope), local | set(comp.names)
-        kind = self.ex.element_type(comp.iter, scope)
-        for nm in comp.names:
-            inner_scope[nm] = kind
+        _identifiers(names)
+        self.hoisting.append(None)  # nothing in it is worked out once for the loops around (`hoisted`)
+        try:
+            return self.search_loops(node, names, scope, local, pad, lines, live)
+        finally:
+            self.hoisting.pop()
+
+    def search_loops(
+        self,
+        node: n.GenCall,
+        names: list[str],
+        scope: dict[str, Any],
+        local: set[str],
+        pad: str,
+        lines: list[str],
+        live: set[str],
+    ) -> str:
+        """`loop_test` of `any`/`all` of a comprehension: a loop per `for` clause, each inside the one before,
+        left at the item that decides; the name of the value."""
+        assert isinstance(node.func, n.Name)
         result = f"_q{len(lines)}_{len(pad)}"
         found = node.func.id == "any"  # the value when an item decides
         lines.append(f"{pad}{result} = {not found}")
-        targets = ", ".join(f"v_{nm}" for nm in comp.names)
-        lines.append(f"{pad}for {targets} in {self.iterable(comp.iter, it, held=True)}:")
-        head = len(lines) - 1
-        inner = pad + "    "
-        for cond in comp.conds:
-            lines.append(f"{inner}if not ({self.gen(cond, inner_scope, inner_local)}):")
-            lines.append(f"{inner}    continue")
-        value = self.loop_test(node.elt, inner_scope, inner_local, inner, lines, live | set(comp.names))
+        inner_scope, inner_local = dict(scope), set(local)
+        inner = pad
+        heads = []  # each loop: its line, its pad, the site of the pieces it walks (or None), its names
+        for comp in node.comps:  # a loop per `for` clause, each inside the one before
+            it = self.gen(comp.iter, inner_scope, inner_local)
+            kind = self.ex.element_type(comp.iter, inner_scope)
+            targets = ", ".join(f"v_{nm}" for nm in comp.names)
+            site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
+            heads.append((len(lines), inner, site, targets))
+            lines.append(f"{inner}for {targets} in {self.iterable(comp.iter, it, held=True)}:")
+            for nm in comp.names:
+                inner_scope[nm] = kind
+            inner_local |= set(comp.names)
+            inner += "    "
+            for cond in comp.conds:
+                lines.append(f"{inner}if not ({self.gen(cond, inner_scope, inner_local)}):")
+                lines.append(f"{inner}    continue")
+        value = self.loop_test(node.elt, inner_scope, inner_local, inner, lines, live | set(names))
         if value is None:
             value = f"({self.gen(node.elt, inner_scope, inner_local)})"
         lines.append(f"{inner}if {'' if found else 'not '}{value}:")
         lines.append(f"{inner}    {result} = {found}")
         lines.append(f"{inner}    break")
-        site = self.site_of_pieces_at(comp.iter, it) if len(comp.names) == 1 else None
-        if site is not None and only_fields_of("\n".join(lines[head + 1 :]), targets):
-            lines[head] = f"{pad}for {targets} in s.at.get({site}, ()):"  # the ids are enough
+        for _, at, _, _ in reversed(heads[1:]):  # an item decided: each loop around is left too
+            lines.append(f"{at}if {'' if found else 'not '}{result}:")
+            lines.append(f"{at}    break")
+        for head, at, site, targets in heads:
+            if site is not None and only_fields_of("\n".join(lines[head + 1 :]), targets):
+                lines[head] = f"{at}for {targets} in s.at.get({site}, ()):"  # the ids are enough
         return result
 
     def g_GenCall(self, node: n.GenCall, scope: dict[str, Any], local: set[str]) -> str:
@@ -1652,7 +1678,22 @@ def _level_lines(
 ) -> None:
     scope, local = names
     for c in conds:
-        out.add(f"{pad}if not {gen.gen(c, scope, local)}: {fail}", where_of(c))
+        source = gen.gen(c, scope, local)
+        if not any(memo in source for memo in ("_memo", "_kept", "_call")):
+            # Worked out straight in any case (no result kept or memoised): a search (`any`/`all` of a
+            # comprehension, or a def of one) as loops that stop at the item that decides, no generator made;
+            # not one whose loop names would overwrite the bindings (`local`) of the loops around it.
+            lines: list[str] = []
+            try:
+                value = gen.loop_test(c, scope, set(local), pad, lines, set(local))
+            except Unsupported:
+                value = None
+            if value is not None:
+                for line in lines:
+                    out.add(line, where_of(c))
+                out.add(f"{pad}if not {value}: {fail}", where_of(c))
+                continue
+        out.add(f"{pad}if not {source}: {fail}", where_of(c))
     if cost is not None and cost[1] == level:
         if isinstance(cost[0], n.BundleTerm):  # one resource: its count read, no bundle made
             key, amount = gen.bundle_term(cost[0], scope, local)

@@ -2044,3 +2044,59 @@ def test_a_metrics_costs_are_kept_across_decisions_until_what_it_reads_changes(t
     assert searches[2:] == [("a1", 2)]
     monkeypatch.undo()
     plays_as_the_closures(tmp_path, monkeypatch, MUD_RULES, game, range(1, 6))
+
+
+SEARCH_RULES = """
+game: {name: Stones, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 6}}
+board: {grid: {width: 4, height: 2}}
+vars:
+  game: {moves: 0}
+actions:
+  start:
+    params: {cell: cells}
+    when: count(pieces(owner=me)) == 0 and first(pieces_at(cell)) == none
+    effect: [place stone at cell for me, moves += 1]
+  # Next to one of one's own stones: a search over two loops, neighbours then their pieces.
+  grow:
+    params: {cell: cells}
+    when: >-
+      first(pieces_at(cell)) == none and any(r.owner == me for n in neighbours(cell) for r in pieces_at(n))
+    effect: [place stone at cell for me, moves += 1]
+  # Next to no stone of one's own: the same search with `all`, and a clause with a condition.
+  scatter:
+    params: {cell: cells}
+    when: >-
+      first(pieces_at(cell)) == none and count(pieces(owner=me)) > 0
+      and all(r.owner != me for n in neighbours(cell) if n != cell for r in pieces_at(n))
+    effect: [place stone at cell for me, moves += 1]
+  # Its loop name is the parameter's own: the search stays an expression (a loop would overwrite it).
+  shadow:
+    params: {n: cells}
+    when: first(pieces_at(n)) == none and any(r.owner != me for n in neighbours(n) for r in pieces_at(n))
+    effect: [place stone at n for me, moves += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: moves >= 6
+    do: [{choose: [start, grow, scatter, shadow]}]
+"""
+
+
+def test_a_search_in_a_condition_is_written_as_loops_that_stop_where_an_item_decides(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SEARCH_RULES, players=2)
+    grow, scatter, shadow = (game.definition.actions[a].fast.source for a in ("grow", "scatter", "shadow"))
+    # Two nested loops, the pieces of a site walked by their ids, both left once a piece decides.
+    assert "next((" not in grow and "for v_r in s.at.get(v_n, ()):" in grow
+    assert re.search(r"\n( +)for v_n in .*:\n\1    for v_r in s\.at\.get\(v_n, \(\)\):", grow)
+    assert "if not ((v_n != v_cell)):\n                continue" in scatter and "next((" not in scatter
+    assert "next((True for v_n in" in shadow and "_q0_" not in shadow
+    state = game.new_game(seed=1)
+    state.apply("start(cell=a1)")
+    state.apply("start(cell=d2)")
+    offered = [str(a) for a in state.legal_actions()]
+    assert [a for a in offered if a.startswith("grow")] == ["grow(cell=b1)", "grow(cell=a2)"]
+    assert "scatter(cell=c1)" in offered and "scatter(cell=b1)" not in offered
+    plays_as_the_closures(tmp_path, monkeypatch, SEARCH_RULES, game, range(1, 9))
