@@ -437,7 +437,8 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
     they worked out then (a value that cannot be hashed: a new dict, as for any other group).
 
     The variables of named scopes are tested only when the counter of them all (`sv`) moved since the last
-    refresh (slot len(parts)): every change of one moves it too (Effects.set_scoped, reset_scope)."""
+    refresh (slot len(parts)): every change of one moves it too (Effects.set_scoped, reset_scope). So are
+    the finer parts of the pieces only when `pieces` moved, where it is kept too."""
     parts = kept_parts(groups)
     valued = [
         (group_parts, names) for group_parts, names in groups if all(is_scope_part(p) for p in group_parts)
@@ -446,6 +447,9 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
     lines += [f"    changed{k} = False" for k, (group_parts, _) in enumerate(valued) if group_parts]
     scoped = [part for part in parts if is_scope_part(part)]
     guarded = len(scoped) > 1  # one test of `sv` instead of several when none moved
+    # The finer parts of the pieces (`pieces.K`, `pieces@i`) move only with `pieces` (Effects.place,
+    # piece_changed): tested inside its test when it is kept too (they follow it in the sorted parts).
+    within_pieces = "pieces" in parts
     for i, part in enumerate(parts):
         readers = [
             name
@@ -461,6 +465,8 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
                     f"    if seen[{len(parts)}] != c:",
                     f"        seen[{len(parts)}] = c",
                 ]
+            pad = "        "
+        elif within_pieces and part.startswith(("pieces.", "pieces@")):
             pad = "        "
         lines += [f"{pad}c = ver[{part!r}]", f"{pad}if seen[{i}] != c:", f"{pad}    seen[{i}] = c"]
         lines += [f"{pad}    changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]

@@ -139,7 +139,7 @@ def legal_actions(s: Any) -> list[Action]:
         return []
     legal = s._legal
     if legal is not None:
-        return legal  # type: ignore[no-any-return]
+        return legal
     f = s.stack[-1]
     kind = f["k"]
     if kind == "choose":  # the listing kept when a decision above this frame began, if nothing changed
@@ -149,7 +149,7 @@ def legal_actions(s: Any) -> list[Action]:
             return listed[2]
     elif kind == "simul":  # a secret choice: what the player may do on its private copy
         s._legal = legal_actions(simul.scratch(s))
-        return s._legal  # type: ignore[no-any-return]
+        return s._legal
     s._memo = {}
     if s.game.kept_defs:
         s.game.refresh_kept(s)
@@ -519,8 +519,9 @@ def next_seat(s: Any, f: dict[str, Any]) -> Player | None:
             return None
     else:
         seat = (f["cur"] + step) % n
+    players = s.players  # each seat's Player, made once
     for _ in range(n):
-        p = Player(seat % n)
+        p = players[seat % n]
         if rr.skip is None or not rr.skip(s, {"p": p}):
             return p
         seat = (seat + step) % n

@@ -369,6 +369,51 @@ def test_the_scope_variables_are_tested_only_when_one_of_them_changed(tmp_path, 
     plays_as_the_closures(tmp_path, monkeypatch, rules, game, range(1, 6))
 
 
+PIECE_PARTS_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}, flag: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {turns: 0}
+defs:
+  empty(c): "len(pieces_at(c)) == 0"
+  flags(): "count(pieces('flag'))"
+actions:
+  put:
+    params: {cell: cells}
+    when: empty(cell) and flags() < 1
+    effect: [place stone at cell for me]
+  plant:
+    params: {cell: cells}
+    when: empty(cell)
+    effect: [place flag at cell for me]
+  rest: {effect: [turns += 1]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: turns >= 4
+    do: [{choose: [put, plant, rest]}]
+"""
+
+
+def test_the_finer_parts_of_the_pieces_are_tested_only_when_the_pieces_changed(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, PIECE_PARTS_RULES, players=2)
+    parts = ir.kept_parts(game.definition.kept_defs)
+    assert parts == ["pieces", "pieces.flag"]  # empty(c) reads every piece, flags() the flags alone
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    state.apply("rest")  # no piece changes: the flags' counter is not looked at
+    state._kept_stamps[1] = "not looked at"
+    state.legal_actions()
+    assert state._kept_stamps[1] == "not looked at"
+    state.apply("plant(cell=a1)")  # a flag: both tested again, no stone may be put now
+    assert [str(a) for a in state.legal_actions()] == ["plant(cell=b1)", "plant(cell=c1)", "rest"]
+    assert state._kept_stamps[1] == state.ver["pieces.flag"]
+    plays_as_the_closures(tmp_path, monkeypatch, PIECE_PARTS_RULES, game, range(1, 6))
+
+
 def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
     game = load_tiny(tmp_path, SHARED_RULES, players=2)
     state = game.new_game(seed=1)
