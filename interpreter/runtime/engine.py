@@ -230,7 +230,7 @@ def apply(s: Any, action: Action) -> None:
             return
     else:
         step = None
-    if step is not None and name == step.until and name not in s.game.actions:
+    if step is not None and name == step.until and name not in game.actions:
         if s.log is not None:  # a line is formatted only for a game that keeps its log
             s.say(f"{me}: {action}")
         s.stack.pop()
@@ -266,7 +266,7 @@ def apply(s: Any, action: Action) -> None:
         f["left"] -= 1
         if f["left"] <= 0:
             s.stack.pop()
-    execute(s, s.game.actions[name], me, action.params, free, action)
+    execute(s, game.actions[name], me, action.params, free, action)
     advance(s)
 
 
