@@ -533,9 +533,9 @@ class SourceGen:
                     small_loops = False
                 if fn.id in self.inline_direct:  # a def with a comprehension: this one has loops too
                     loops = True
-                elif fn.id not in self.inline and fn.id not in _INLINE_BUILTINS:
-                    return
-                elif fn.id in self.sym.defs and fn.id not in self.inline:
+                elif fn.id in self.sym.defs:  # written out too, or called with its memo where this one is
+                    pass
+                elif fn.id not in _INLINE_BUILTINS:
                     return
             for f in dataclasses.fields(x):
                 v = getattr(x, f.name)

@@ -159,9 +159,11 @@ defs:
   spot(c): "first([x for x in cells if x == c])"
   lucky(c): pick([c])
   twice(c, n): n + n
+  last(): sorted(cells)[2]
+  early(c): c <= last()
 actions:
   put:
-    params: {cell: "[c for c in cells if open(c) and lucky(c) == c and spot(c) == c]"}
+    params: {cell: "[c for c in cells if open(c) and lucky(c) == c and spot(c) == c and early(c)]"}
     when: twice(cell.x, cell.x * 1) >= 0
     effect: [place stone at cell for me]
 flow:
@@ -184,6 +186,9 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     # A def with a comprehension, one drawing from the generator, and one whose costly argument its body
     # would compute twice are still called (with their memo).
     assert "'spot'" in gen_source and "'lucky'" in gen_source and "'twice'" in gen_source
+    # early(c) calls last(), which is not written out (`sorted`): early's body stands in the enumerator
+    # all the same, with its call of last() through the memo.
+    assert "'early'" not in gen_source and "_call0(s, 'last'" in gen_source
     plays_as_the_closures(tmp_path, monkeypatch, INLINE_RULES, game, range(1, 4))
 
 
