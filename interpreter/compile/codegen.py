@@ -282,6 +282,26 @@ def _call1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     return hit
 
 
+def _keep(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
+    """A def that may read no part of the state (SourceGen.pure_defs), called where no memo is kept
+    (effects, the flow): if it surely reads none (GameDef.pure_defs), its kept result if there is one, else
+    worked out and kept (as `_call1`, `_call0` and `_call` key it), since no change of the state can make it
+    stale. Worked out only, for an argument that cannot be a key."""
+    kept = s._kept.get(name)
+    if kept is None or name not in s.game.pure_defs:
+        return fn(s, *values)
+    key = values[0] if len(values) == 1 else values
+    if type(key) is dict:  # a zone
+        return fn(s, *values)
+    try:
+        hit = kept.get(key, _MISSING)
+    except TypeError:  # unhashable (a list)
+        return fn(s, *values)
+    if hit is _MISSING:
+        hit = kept[key] = fn(s, *values)
+    return hit
+
+
 def _call0(s: Any, name: str, fn: Callable[..., Any]) -> Any:
     """A def of no arguments, memoised as `_call` keeps it (the key: name and no values, or none)."""
     memo = s._memo
@@ -405,6 +425,9 @@ class SourceGen:
         # the names its comprehensions bind).
         self.inline_direct: dict[str, tuple[n.Node, dict[str, Any], tuple[str, ...], set[str]]] = {}
         self.distinct_defs: set[str] = set()  # defs of no parameters whose lists surely hold no repeats
+        # Defs that may read no part of a state (only their arguments, what never changes, perhaps a
+        # field): called through `_keep` in effects and the flow (filled once every def is compiled).
+        self.pure_defs: set[str] = set()
         # Every def with generated source: name -> (body, scope, where, parameters), to compile it again for
         # arguments of known types (`specialized`); and the versions being compiled (a def calling itself).
         self.def_bodies: dict[str, tuple[n.Node, dict[str, Any], Where, tuple[str, ...]]] = {}
@@ -439,6 +462,7 @@ class SourceGen:
             "_NOTHING_KEPT": {},  # the kept results of a def whose results are not kept (never written)
             "_call": _call,
             "_call0": _call0,
+            "_keep": _keep,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_first_field": first_field,
@@ -1062,6 +1086,8 @@ class SourceGen:
             else:
                 memoised = f"_call(s, {name!r}, _D[{fn}]{listed})"
             memoised = self.kept_first(name, node.args, args, scope, memoised)
+            if name in self.pure_defs:  # its kept results hold while the state changes too
+                direct = f"_keep(s, {name!r}, _D[{fn}]{listed})"
             return f"({direct} if s._memo is None else {memoised})"
         if name not in BUILTINS:
             raise Unsupported(name)

@@ -393,6 +393,30 @@ class GameCompiler:
                     if not params and self.ex.gen.surely_distinct(node, scope, set()):
                         self.ex.gen.distinct_defs.add(name)  # its calls need no `distinct`
 
+    def pure_defs(self) -> None:
+        """Tell generated source which defs may read no part of a state: none through the defs they call,
+        nothing drawn at random, perhaps a field of a value of unknown type. What is compiled after the defs
+        then calls them through `_keep`. Whether such a field is a part of a state is known only once every
+        statement is compiled (field_parts), so `GameDef.pure_defs` has the last word."""
+        gen = self.ex.gen
+        if gen is None:
+            return
+        for name in self.def_reads:
+            if name in gen.positional and self.reads_only_fields(name, set()):
+                gen.pure_defs.add(name)
+
+    def reads_only_fields(self, name: str, seen: set[str]) -> bool:
+        """Whether a def reads no part of a state but perhaps fields, through every def it calls."""
+        seen.add(name)
+        for item in self.def_reads.get(name, {"?"}):
+            kind, marked, called = item.partition(":")
+            if not marked or kind not in ("def", "field"):
+                return False  # a part of a state, a metric, or unknown
+            called = called.split("(", 1)[0]
+            if kind == "def" and called not in seen and not self.reads_only_fields(called, seen):
+                return False
+        return True
+
     def positional_defs(self) -> None:
         """Every def generated source may call, with its arguments in order (closures wrapped)."""
         gen = self.ex.gen
@@ -968,6 +992,7 @@ class GameCompiler:
             depths = list_depths(d, self.sym.game_vars, private, self.def_texts())
             self.ex.gen.list_depth.update({f"s.gv[{name!r}]": depth for name, depth in depths.items()})
         self.compile_defs()
+        self.pure_defs()
         check_render_layout(d.get("render") or {}, board, self.sym.defs, self.sink)
         self.card_effects()
         self.routines()
@@ -1014,6 +1039,7 @@ class GameCompiler:
             phases=phases,
             loops=tuple(lp for lp in self.loop_list if lp is not None),
             kept_defs=kept_defs,
+            pure_defs=frozenset(name for parts, names in kept_defs if not parts for name in names),
             score=score,
             awards=awards,
             win=win,

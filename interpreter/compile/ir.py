@@ -242,6 +242,8 @@ class GameDef:
     require: RequireDef | None = None  # the condition a random layout is drawn again until it meets
     # Defs whose results are kept from one decision to the next: (the parts of a state they read, names).
     kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # Of those, the ones that read no part of a state: their kept results hold in effects too (`_keep`).
+    pure_defs: frozenset[str] = frozenset()
     bots: dict[str, Fn] = field(default_factory=dict)  # bot name -> its evaluation of a position for `p`
     rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.

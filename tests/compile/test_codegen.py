@@ -292,6 +292,46 @@ def test_a_kept_result_is_looked_up_where_the_def_is_called_without_calling_the_
     assert ("worth", "b1") in memo_calls
 
 
+PURE_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {total: 0, rounds: 0}
+defs:
+  double(n): "sum([n for x in [1, 2]])"
+  plus_total(n): "sum([n + total for x in [1]])"
+actions:
+  add:
+    params: {n: "[1, 2, 3]"}
+    effect: [total += double(n) + plus_total(n), rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 6
+    do: [{choose: [add]}]
+"""
+
+
+def test_a_def_that_reads_no_part_of_the_state_keeps_its_results_in_effects_too(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, PURE_RULES, players=2)
+    effect = game.definition.actions["add"].effect.source
+    # double reads its argument only: its kept result holds while the effect changes the state; plus_total
+    # reads a game variable, so it is worked out in place.
+    assert "_keep(s, 'double'" in effect and "_keep(s, 'plus_total'" not in effect
+    state = game.new_game(seed=3)
+    played = []
+    while not state.is_over:
+        action = state.legal_actions()[len(played) % 3]
+        played.append(action.params[0][1])
+        state.apply(action)
+    total = 0
+    for n in played:  # what the rules say, worked out by hand: 2n, then n + the total before
+        total += 2 * n + (n + total)
+    assert state.gv["total"] == total
+    assert state._kept["double"] == {n: 2 * n for n in set(played)}
+    plays_as_the_closures(tmp_path, monkeypatch, PURE_RULES, game, range(1, 4))
+
+
 def test_clones_that_go_different_ways_do_not_share_kept_results(tmp_path):
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
     state = game.new_game(seed=1)
@@ -911,9 +951,11 @@ board: {grid: {width: 3, height: 2}}
 vars:
   game: {total: 0, shadowed: 0, near: 0}
 defs:
-  same(l, x): "len([c for c in l if c == x])"
-  hides(c): "len([c for c in cells])"
-  row_mates(x): "len([c for c in cells if c.y == x.y])"
+  # Each reads a game variable, so its results are not kept in an effect: it is written out there or
+  # called.
+  same(l, x): "len([c for c in l if c == x and shadowed == 0])"
+  hides(c): "len([c for c in cells if near == 0])"
+  row_mates(x): "len([c for c in cells if c.y == x.y and total >= 0])"
 actions:
   go:
     effect:
@@ -1630,6 +1672,10 @@ defs:
   days_left(t): "t.days - day"
   muddy(x): "x.mud > 0"
   tired(x): "x.tired > 0"
+  # The mud of a cell, with a comprehension (not written out in an effect); what a walk noted of its
+  # cell before and after the mud it makes.
+  mud_of(x): "sum([c.mud for c in [x]])"
+  noted(c): "[c.mud_before, c.mud_after]"
 actions:
   wait:
     params: {t: "[t for t in distinct(forecast) if days_left(t) > 0]"}
@@ -1638,7 +1684,9 @@ actions:
     params: {cell: "[c for c in cells if not muddy(c) or len(pieces_at(c)) == 0]"}
     effect:
       - place pawn at cell for me
+      - set cell.mud_before = mud_of(cell)
       - set cell.mud = cell.mud + 1
+      - set cell.mud_after = mud_of(cell)
   rest:
     params: {pawn: "[x for x in pieces('pawn') if not tired(x)]"}
     effect: ["set pawn.tired = 1"]
@@ -1670,6 +1718,12 @@ def test_a_field_of_a_value_of_unknown_type_is_read_from_the_parts_that_have_or_
     state.apply("wait(t=sun)")  # the day changes: worked out again
     assert [str(a) for a in state.legal_actions() if a.name == "wait"] == ["wait(t=sun)"]
     assert state._kept["days_left"] is not results
+    # mud_of(x) reads a field a statement sets: called through `_keep` in walk's effect, as the field might
+    # have been a card's, but not kept there, so its second call sees the mud the first did not.
+    assert "_keep(s, 'mud_of'" in game.definition.actions["walk"].effect.source
+    assert "mud_of" not in game.definition.pure_defs
+    state.apply("walk(cell=a1)")
+    assert (state.sites["a1"]["mud_before"], state.sites["a1"]["mud_after"]) == (0, 1)
     plays_as_the_closures(tmp_path, monkeypatch, FIELD_PARTS_RULES, game, range(1, 6))
 
 
