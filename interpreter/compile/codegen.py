@@ -433,6 +433,7 @@ class SourceGen:
         self.def_bodies: dict[str, tuple[n.Node, dict[str, Any], Where, tuple[str, ...]]] = {}
         self.specializing: set[str] = set()
         self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
+        self.offered: set[str] = set()  # the defs offer_inline has seen, in the order they are compiled
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         # While a comprehension's conditions are written: the names its loops bind (as source) and the
         # temporaries its conditions' loop-invariant calls were given; None where none may be (`hoisted`).
@@ -535,7 +536,11 @@ class SourceGen:
         the call and the memo lookup it saves. One with a comprehension is written out only where no memo
         is kept (effects, the flow): with a memo, its kept results are worth more. Unless it is an `any` or
         `all` whose loops run over a site's pieces and the board's incidence alone (a handful of items) and
-        calls no def: it is then as cheap to work out again as to look up, and is written out everywhere."""
+        calls no def: it is then as cheap to work out again as to look up, and is written out everywhere.
+        A def it calls is written out there too if it is such a def, or called through the memo if it was
+        offered before and is not (never one offered later: two defs calling each other would be written
+        out into each other without end)."""
+        self.offered.add(name)
         size = 0
         stack = [node]
         bound: set[str] = set()  # the names its comprehensions bind
@@ -557,10 +562,10 @@ class SourceGen:
                     small_loops = False
                 if fn.id in self.inline_direct:  # a def with a comprehension: this one has loops too
                     loops = True
-                elif fn.id in self.sym.defs:  # written out too, or called with its memo where this one is
+                elif fn.id in self.offered and fn.id != name:  # compiled before: written out or memoised
                     pass
-                elif fn.id not in _INLINE_BUILTINS:
-                    return
+                elif fn.id in self.sym.defs or fn.id not in _INLINE_BUILTINS:
+                    return  # itself, one compiled later (they might call each other), or a costly built-in
             for f in dataclasses.fields(x):
                 v = getattr(x, f.name)
                 if isinstance(v, n.Node):

@@ -192,6 +192,38 @@ def test_a_small_def_is_written_out_where_it_is_called_and_plays_as_the_closures
     plays_as_the_closures(tmp_path, monkeypatch, INLINE_RULES, game, range(1, 4))
 
 
+CALLING_EACH_OTHER_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {rounds: 0}
+defs:
+  even(n): "n == 0 or odd(n - 1)"
+  odd(n): "n != 0 and even(n - 1)"
+  countdown(n): "n <= 0 or countdown(n - 1)"
+actions:
+  go:
+    params: {n: "[x for x in [1, 2, 3, 4] if even(x) and countdown(x)]"}
+    effect: [rounds += n]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 9
+    do: [{choose: [go]}]
+"""
+
+
+def test_defs_that_call_each_other_or_themselves_are_never_written_into_each_other(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, CALLING_EACH_OTHER_RULES, players=2)
+    source = game.definition.actions["go"].fast.source
+    # even calls odd, compiled after it: called with its memo. odd, written out into even's body, calls
+    # even through the memo; countdown calls itself: called, never written out.
+    assert "'even'" in source and "'countdown'" in source
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["go(n=2)", "go(n=4)"]
+    plays_as_the_closures(tmp_path, monkeypatch, CALLING_EACH_OTHER_RULES, game, range(1, 4))
+
+
 def test_a_game_whose_set_up_draws_nothing_starts_from_one_kept_state_without_sharing_it(tmp_path):
     game = load_tiny(tmp_path, INLINE_RULES.replace("lucky(c) == c and ", ""), players=2)
     first = game.new_game(seed=1)
