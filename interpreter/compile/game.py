@@ -406,12 +406,15 @@ class GameCompiler:
                 gen.pure_defs.add(name)
 
     def reads_only_fields(self, name: str, seen: set[str]) -> bool:
-        """Whether a def reads no part of a state but perhaps fields, through every def it calls."""
+        """Whether a def reads no part of a state, through every def it calls, but perhaps fields that no
+        piece or site starts with (a card's, unless a statement compiled later sets one)."""
         seen.add(name)
         for item in self.def_reads.get(name, {"?"}):
             kind, marked, called = item.partition(":")
             if not marked or kind not in ("def", "field"):
                 return False  # a part of a state, a metric, or unknown
+            if kind == "field" and any(self.field_holders(called)):
+                return False
             called = called.split("(", 1)[0]
             if kind == "def" and called not in seen and not self.reads_only_fields(called, seen):
                 return False
@@ -500,17 +503,8 @@ class GameCompiler:
         once every statement played is compiled (those of the set-up run before any result is kept)."""
         found = self.field_parts_of.get(name)
         if found is None:
-            sym = self.sym
             set_anywhere = any(set_name == name for set_name, _, _ in self.ex.field_sets)
-            piece = name in _PIECE_FIELDS or any(
-                name in ((sym.definitions.get(k) or {}).get("fields") or {}) for k in sym.piece_kinds
-            )
-            laid = (self.data.get("board") or {}).get("layout") or []  # fields dealt to sites at the start
-            site = (
-                self.board is None
-                or any(name in fields for fields in self.board.site_fields.values())
-                or any(isinstance(step, dict) and step.get("set") == name for step in laid)
-            )
+            piece, site = self.field_holders(name)
             found = set()
             if piece or set_anywhere:
                 found.add("pieces")
@@ -518,6 +512,21 @@ class GameCompiler:
                 found.add("sites")
             self.field_parts_of[name] = found
         return found
+
+    def field_holders(self, name: str) -> tuple[bool, bool]:
+        """Whether pieces, and whether sites, start with a field of that name (known before any statement
+        is compiled; a statement setting it is the other way it becomes a part of a state)."""
+        sym = self.sym
+        piece = name in _PIECE_FIELDS or any(
+            name in ((sym.definitions.get(k) or {}).get("fields") or {}) for k in sym.piece_kinds
+        )
+        laid = (self.data.get("board") or {}).get("layout") or []  # fields dealt to sites at the start
+        site = (
+            self.board is None
+            or any(name in fields for fields in self.board.site_fields.values())
+            or any(isinstance(step, dict) and step.get("set") == name for step in laid)
+        )
+        return piece, site
 
     def parts_read(self, reads: set[str], keep: str | None = None) -> set[str] | None:
         """The parts of a state these reads come to, through every def they call; None if one is unknown.

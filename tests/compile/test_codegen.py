@@ -1708,6 +1708,7 @@ defs:
   # cell before and after the mud it makes.
   mud_of(x): "sum([c.mud for c in [x]])"
   noted(c): "[c.mud_before, c.mud_after]"
+  tiredness(x): "sum([p.tired for p in [x]])"
 actions:
   wait:
     params: {t: "[t for t in distinct(forecast) if days_left(t) > 0]"}
@@ -1721,7 +1722,7 @@ actions:
       - set cell.mud_after = mud_of(cell)
   rest:
     params: {pawn: "[x for x in pieces('pawn') if not tired(x)]"}
-    effect: ["set pawn.tired = 1"]
+    effect: ["set pawn.tired = tiredness(pawn) + 1"]
 flow:
   - phase: play
     turns: clockwise
@@ -1754,6 +1755,9 @@ def test_a_field_of_a_value_of_unknown_type_is_read_from_the_parts_that_have_or_
     # have been a card's, but not kept there, so its second call sees the mud the first did not.
     assert "_keep(s, 'mud_of'" in game.definition.actions["walk"].effect.source
     assert "mud_of" not in game.definition.pure_defs
+    # tiredness(x) reads a field pawns start with: a part of the state from the start, written out.
+    rest = game.definition.actions["rest"].effect.source
+    assert "_keep(s, 'tiredness'" not in rest and "s.pieces[v_p]['tired']" in rest
     state.apply("walk(cell=a1)")
     assert (state.sites["a1"]["mud_before"], state.sites["a1"]["mud_after"]) == (0, 1)
     plays_as_the_closures(tmp_path, monkeypatch, FIELD_PARTS_RULES, game, range(1, 6))
