@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 
 import pytest
-import yaml
 
-from meeple import cache
 from meeple.errors import RulesError, SourceSpan
-from meeple.rules import loader
 from meeple.rules.loader import LoadedRules, SourceIndex, load_file, load_rules, load_text
 
 NESTED = """\
@@ -386,52 +382,3 @@ def test_the_top_level_must_be_a_mapping(games: Path) -> None:
 
 def test_a_source_index_without_entries_falls_back_to_the_start_of_its_file() -> None:
     assert SourceIndex("x.yaml").nearest_span(("a", 1)) == SourceSpan("x.yaml", 1, 1)
-
-
-# ---------------------------------------------------------------- libyaml and the pure-Python loader
-
-ROOT = Path(__file__).resolve().parents[2]
-needs_libyaml = pytest.mark.skipif(
-    getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML here was built without libyaml"
-)
-
-
-@needs_libyaml
-@pytest.mark.parametrize(
-    "path",
-    [*sorted((ROOT / "games").glob("*.yaml")), *sorted((ROOT / "examples").rglob("*.yaml"))],
-    ids=lambda p: p.name,
-)
-def test_libyaml_and_the_pure_python_loader_give_the_same_values_and_places(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    text = path.read_text(encoding="utf-8")
-    fast = load_text(text, str(path))
-    monkeypatch.setattr(loader, "_FAST_LOADER", None)
-    monkeypatch.setattr(cache, "lookup", lambda *args: None)  # composed again, not read back
-    slow = load_text(text, str(path))
-    assert fast[0] == slow[0]
-    assert pickle.dumps(fast[1]) == pickle.dumps(slow[1])  # every key, value and scalar at the same place
-
-
-@needs_libyaml
-def test_a_valid_text_is_composed_by_libyaml_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object) -> None:
-        raise AssertionError("the pure-Python loader was used")
-
-    monkeypatch.setattr(loader, "_BoundedLoader", refuse)
-    data, index = load_text(NESTED, "t.yaml")
-    assert data["actions"]["steps"] == ["roll", {"move": 3}]
-    assert index.key_span(("actions", "build_rope")) == SourceSpan("t.yaml", 3, 3, 3, 13)
-
-
-@needs_libyaml
-def test_a_text_libyaml_refuses_is_reported_by_the_pure_python_loader_at_its_characters() -> None:
-    # Two-byte characters before the mistake: libyaml counts bytes, the report counts characters.
-    with pytest.raises(RulesError) as error:
-        load_text("a: ééé\nb: [1, 2\nc: é\n", "t.yaml")
-    assert codes_and_places(error) == [("yaml/syntax", 3, 2)]
-    with pytest.raises(RulesError) as error:
-        load_text("a: ééé\x00\n", "t.yaml")
-    (diagnostic,) = error.value.diagnostics
-    assert "#x0000" in diagnostic.message and (diagnostic.span.line, diagnostic.span.col) == (1, 7)
