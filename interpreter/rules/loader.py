@@ -77,7 +77,7 @@ class _Builder:
             if isinstance(node, yaml.ScalarNode):
                 entry.scalar = _Scalar(
                     self.lines,
-                    node.style or None,  # a plain scalar: None from PyYAML's parser, '' from libyaml's
+                    node.style,
                     (node.start_mark.line, node.start_mark.column),
                     (node.end_mark.line, node.end_mark.column),
                     node.value,
@@ -189,56 +189,12 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-# libyaml's parser, where PyYAML was built with it (its wheels are): it composes a rule file ten times as
-# fast as the pure-Python one, which a designer waits for at every `meeple check` of an edited file.
-_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)
-
-
 def _compose(text: str) -> yaml.Node | None:
-    """The text's one document as YAML nodes, with their marks. Composed by libyaml where there is one; a
-    text it refuses, or one of more than MAX_NODES nodes, is composed again by the pure-Python loader, whose
-    errors are the ones reported (located at characters, not bytes, and the same for every build)."""
-    if _FAST_LOADER is not None:
-        fast = _FAST_LOADER(text)
-        try:
-            node = fast.get_single_node()
-        except yaml.YAMLError:
-            node = _REFUSED
-        finally:
-            fast.dispose()
-        if node is not _REFUSED and _within_nodes(node):
-            return node  # type: ignore[no-any-return]
     loader = _BoundedLoader(text)
     try:
         return loader.get_single_node()  # type: ignore[no-any-return]
     finally:
         loader.dispose()
-
-
-_REFUSED = object()
-
-
-def _within_nodes(node: yaml.Node | None) -> bool:
-    """Whether the document holds at most MAX_NODES nodes, counted as `_BoundedLoader` counts them: each
-    one written, an alias as one (what it names is counted where it is anchored)."""
-    left = MAX_NODES
-    seen: set[int] = set()
-    todo = [node] if node is not None else []
-    while todo:
-        x = todo.pop()
-        left -= 1
-        if left < 0:
-            return False
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, yaml.SequenceNode):
-            todo.extend(x.value)
-        elif isinstance(x, yaml.MappingNode):
-            for k, v in x.value:
-                todo.append(k)
-                todo.append(v)
-    return True
 
 
 def _syntax_diagnostic(exc: yaml.YAMLError, filename: str, text: str) -> Diagnostic:
