@@ -15,7 +15,7 @@ from meeple.compile.coverage import Coverage, path_name, place
 from meeple.compile.expressions import ExprCompiler, Fn, RuleRuntimeError, Scope, const
 from meeple.compile.secrecy import EVERYONE, Origin, PlanCompiler, constant, meet
 from meeple.compile.stmtgen import block_function
-from meeple.compile.symbols import Path
+from meeple.compile.symbols import Path, scope_part
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import did_you_mean
 from meeple.rules import nodes as n
@@ -382,10 +382,11 @@ class StmtCompiler:
                 if name not in sym.scopes[scope_name]:
                     known = sym.scopes[scope_name]
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
+                part = scope_part(scope_name, name)  # its change counter, named once here
                 return _put(
                     lambda s, b, v: s.set_scoped(scope_name, name, v),
                     [],
-                    lambda o, x: f"s.set_scoped({scope_name!r}, {name!r}, {x})",
+                    lambda o, x: f"s.set_scoped({scope_name!r}, {name!r}, {x}, {part!r})",
                 )
             obj = self.ex.expr(target.obj, scope)
             if self.ex.type_of(target.obj, scope) != "player":

@@ -299,10 +299,12 @@ class Effects:
         self.ver[scope] += 1
         getattr(self, scope)[name] = tuple(value) if isinstance(value, list) else value
 
-    def set_scoped(self, scope: str, name: str, value: Any) -> None:
-        """A variable of a named scope (`season.card`, `trick.passed`)."""
-        self.ver["sv"] += 1
-        self.ver[scope_part(scope, name)] += 1
+    def set_scoped(self, scope: str, name: str, value: Any, part: str | None = None) -> None:
+        """A variable of a named scope (`season.card`, `trick.passed`); `part`, its change counter's name
+        (`scope_part`), as generated code passes it."""
+        ver = self.ver
+        ver["sv"] += 1
+        ver[part or scope_part(scope, name)] += 1
         self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
 
     def reset_scope(self, scope: str) -> None:

@@ -404,6 +404,18 @@ flow:
 """
 
 
+def test_a_scope_variable_set_counts_its_own_change_and_the_scopes(tmp_path):
+    game = load_tiny(tmp_path, SHARED_RULES, players=2)
+    # The generated statement names the variable's change counter itself (no name built at each set).
+    assert "'sv.trick.rank')" in game.definition.actions["play"].effect.source
+    state = game.new_game(seed=1)
+    before = dict(state.ver)
+    state.apply("play(n=2)")
+    assert state.sv["trick"]["rank"] == 2
+    assert state.ver["sv.trick.rank"] == before["sv.trick.rank"] + 1 and state.ver["sv"] == before["sv"] + 1
+    assert state.ver["sv.trick.tags"] == before["sv.trick.tags"]
+
+
 def test_results_of_defs_reading_only_scope_variables_are_shared_by_their_values(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, SHARED_RULES, players=2)
     kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
