@@ -382,9 +382,9 @@ class StmtCompiler:
                 if name not in sym.scopes[scope_name]:
                     known = sym.scopes[scope_name]
                     self.sink.unknown(self.ex.path, target.pos, "scope variable", name, known)
-                part = scope_part(scope_name, name)  # its change counter, named once here
+                part = scope_part(scope_name, name)  # its change counter, named once for every set
                 return _put(
-                    lambda s, b, v: s.set_scoped(scope_name, name, v),
+                    lambda s, b, v: s.set_scoped(scope_name, name, v, part),
                     [],
                     lambda o, x: f"s.set_scoped({scope_name!r}, {name!r}, {x}, {part!r})",
                 )

@@ -6,7 +6,6 @@ from typing import Any
 
 from meeple.compile.builtins import placed, units
 from meeple.compile.expressions import RuleRuntimeError
-from meeple.compile.symbols import scope_part
 from meeple.values import Bundle, PieceRef, Player
 
 
@@ -299,12 +298,12 @@ class Effects:
         self.ver[scope] += 1
         getattr(self, scope)[name] = tuple(value) if isinstance(value, list) else value
 
-    def set_scoped(self, scope: str, name: str, value: Any, part: str | None = None) -> None:
+    def set_scoped(self, scope: str, name: str, value: Any, part: str) -> None:
         """A variable of a named scope (`season.card`, `trick.passed`); `part`, its change counter's name
-        (`scope_part`), as generated code passes it."""
+        (`scope_part`), named once where the statement is compiled."""
         ver = self.ver
         ver["sv"] += 1
-        ver[part or scope_part(scope, name)] += 1
+        ver[part] += 1
         self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
 
     def reset_scope(self, scope: str) -> None:
