@@ -13,6 +13,7 @@ from meeple.compile.ir import GameDef
 from meeple.compile.options import resolve_options
 from meeple.data import data_dir
 from meeple.errors import Diagnostic, RulesError
+from meeple.rules import conformance
 from meeple.rules.loader import LoadedRules, load_rules, rules_path
 from meeple.runtime import engine
 from meeple.runtime.narration import Unit
@@ -39,17 +40,10 @@ def read_rules(path_or_name: str | Path) -> LoadedRules:
 
 
 def schema_problems(rules: LoadedRules) -> list[Diagnostic]:
-    """What the schema finds wrong with the rules (variants merged); none without checking again when the
-    same files, in the same order, were found clean by an earlier load (`meeple.cache`)."""
+    """What the schema finds wrong with the rules (variants merged). The same files in the same order,
+    or the same sections, found clean by an earlier load are not checked again (`meeple.cache`)."""
     key = cache.digest(*rules.chain, *(part for item in sorted(rules.sources.items()) for part in item))
-    if cache.lookup("schema", key):
-        return []
-    from meeple.rules.validate import validate  # jsonschema: a tenth of a second to import, when needed
-
-    problems = validate(rules.data, rules.index, schema())
-    if not problems:
-        cache.keep("schema", key, True)
-    return problems
+    return conformance.problems(rules.data, rules.index, schema(), key)
 
 
 def check(

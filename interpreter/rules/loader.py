@@ -13,6 +13,7 @@ from yaml.constructor import SafeConstructor
 
 from .. import cache
 from ..errors import Diagnostic, InternalError, RulesError, SourceSpan, did_you_mean
+from . import sections
 from .index import NodePath, PathKey, SourceIndex, _Entry, _Scalar
 from .variants import Change, Merger, attribute, remove_paths
 
@@ -229,10 +230,21 @@ def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
     kept = cache.lookup("yaml", key)
     if kept is not None:
         try:
-            data, index = pickle.loads(kept)
+            blob, kept_parts = kept
+            data, index = pickle.loads(blob)
+            for part in kept_parts:
+                cache.lookup("yaml-section", part)  # used again, so kept for the next edit
             return data, index
         except Exception:  # noqa: BLE001, S110 - a damaged entry: compose the text again
             pass
+    parts: list[str] = []
+    loaded = _by_sections(text, filename, parts) or _whole(text, filename)
+    cache.keep("yaml", key, (pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL), tuple(parts)))
+    return loaded
+
+
+def _whole(text: str, filename: str) -> tuple[Any, SourceIndex]:
+    """The text composed as one document: every error of a broken file is found and reported here."""
     try:
         node = _compose(text)
         builder = _Builder(filename, text)
@@ -248,8 +260,90 @@ def load_text(text: str, filename: str = "<string>") -> tuple[Any, SourceIndex]:
         raise RulesError([diagnostic], {filename: text}) from exc
     if builder.diagnostics:
         raise RulesError(builder.diagnostics, {filename: text})
-    cache.keep("yaml", key, pickle.dumps((data, builder.index), protocol=pickle.HIGHEST_PROTOCOL))
     return data, builder.index
+
+
+def _by_sections(text: str, filename: str, parts: list[str]) -> tuple[dict[str, Any], SourceIndex] | None:
+    """The text composed section by section (`sections`), each section's result kept on its own, so an
+    edit composes again only the sections it changed; None when the text cannot be cut or a section is
+    anything but a clean mapping of one key (the whole text then finds the problem and reports it).
+    The keys of the sections' kept results are added to `parts`."""
+    pieces = sections.split(text)
+    if pieces is None:
+        return None
+    data: dict[str, Any] = {}
+    index = SourceIndex(filename)
+    file_lines = text.splitlines()
+    nodes = 0
+    moved: list[dict[NodePath, _Entry]] = []
+    keys = []
+    for first, piece in pieces:
+        keys.append(cache.digest(filename, piece))
+        composed = _section(piece, filename, keys[-1])
+        if composed is None:
+            return None
+        value, own, count = composed
+        nodes += count
+        name = next(iter(value))
+        if name in data or nodes > MAX_NODES:
+            return None
+        data[name] = value[name]
+        moved.append(sections.shifted(own, first, file_lines))
+    start, end = moved[0][()].value, moved[-1][()].value
+    if start is None or end is None:
+        return None
+    index.entries[()] = _Entry(SourceSpan(filename, start.line, start.col, end.end_line, end.end_col))
+    for entries in moved:
+        del entries[()]
+        index.entries.update(entries)
+    parts += keys
+    return data, index
+
+
+class _SectionLoader(_BoundedLoader):
+    """The bounded loader, noting any anchor or alias: a section may not share nodes with another."""
+
+    anchored = False
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if getattr(self.peek_event(), "anchor", None) is not None:
+            self.anchored = True
+        return super().compose_node(parent, index)
+
+
+def _compose_section(piece: str) -> tuple[yaml.Node | None, int]:
+    """A section's node and the count of nodes composed; no node when it holds an anchor or an alias
+    (building its values could then grow past the bounds)."""
+    loader = _SectionLoader(piece)
+    try:
+        node = loader.get_single_node()
+    finally:
+        loader.dispose()
+    return (None if loader.anchored else node), MAX_NODES - loader.nodes_left
+
+
+def _section(piece: str, filename: str, key: str) -> tuple[dict[str, Any], SourceIndex, int] | None:
+    """One section's value (a mapping of one key), its index as if it began the file, and its node count;
+    None when it is not that, or holds an anchor, or anything in it is wrong. `key` names its kept result."""
+    kept = cache.lookup("yaml-section", key)
+    if kept is not None:
+        try:
+            return pickle.loads(kept)  # type: ignore[no-any-return]
+        except Exception:  # noqa: BLE001, S110 - a damaged entry: compose the section again
+            pass
+    try:
+        node, count = _compose_section(piece)
+        if node is None:
+            return None
+        builder = _Builder(filename, piece)
+        data = builder.build(node, ())
+    except (yaml.YAMLError, _TooManyNodes, RecursionError):
+        return None
+    if builder.diagnostics or not isinstance(data, dict) or len(data) != 1:
+        return None
+    composed = (data, builder.index, count)
+    cache.keep("yaml-section", key, pickle.dumps(composed, protocol=pickle.HIGHEST_PROTOCOL))
+    return composed
 
 
 def _read(path: Path, where: SourceSpan | None = None) -> str:

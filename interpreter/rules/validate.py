@@ -226,3 +226,12 @@ def diagnose(errors: Iterable[ValidationError], index: SourceIndex) -> list[Diag
 def validate(data: Any, index: SourceIndex, schema: dict[str, Any]) -> list[Diagnostic]:
     """Check loaded rules against a JSON Schema (draft 2020-12); an empty list means they conform."""
     return diagnose(Draft202012Validator(schema).iter_errors(data), index)
+
+
+def validate_sections(
+    data: Mapping[str, Any], index: SourceIndex, schema: dict[str, Any], names: Sequence[str]
+) -> dict[str, list[Diagnostic]]:
+    """Check each named top-level section of `data` on its own against its subschema in `schema` (the top
+    level's own keywords, which keys are required or allowed, are left to the caller)."""
+    validator = Draft202012Validator({**schema, "required": []})
+    return {name: diagnose(validator.iter_errors({name: data[name]}), index) for name in names}

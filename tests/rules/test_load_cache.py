@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ flow:
     do:
       - choose: [step]
 """
+SECTIONS = 5  # top-level keys of RULES: each is composed, and kept, on its own
 
 
 @pytest.fixture
@@ -65,7 +67,16 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[st
         return call
 
     monkeypatch.setattr(loader, "_compose", counted("yaml", loader._compose))
+    monkeypatch.setattr(loader, "_compose_section", counted("yaml", loader._compose_section))
     monkeypatch.setattr(validate, "validate", counted("schema", validate.validate))
+
+    def sections_checked(data: Any, index: Any, schema: Any, names: list[str]) -> Any:
+        done["schema"] += 1
+        done.update(f"schema:{name}" for name in names)
+        return check_sections(data, index, schema, names)
+
+    check_sections = validate.validate_sections
+    monkeypatch.setattr(validate, "validate_sections", sections_checked)
     monkeypatch.setattr(syntax, "_parse", counted("parse", syntax._parse))
     monkeypatch.setattr(builtins, "compile", counted("compile", builtins.compile))
     yield done
@@ -98,7 +109,7 @@ def test_a_second_load_of_the_same_file_does_none_of_the_work_and_makes_the_same
 ) -> None:
     path = rule_file(tmp_path)
     first = meeple.load(path, players=2)
-    assert work["yaml"] == 1 and work["schema"] == 1 and work["parse"] > 0 and work["compile"] > 0
+    assert work["yaml"] == SECTIONS and work["schema"] == 1 and work["parse"] > 0 and work["compile"] > 0
     assert len(list((tmp_path / "cache" / "loads").glob("*.pickle"))) == 1
 
     work.clear()
@@ -130,7 +141,8 @@ def test_an_edited_file_parses_again_only_the_rules_that_changed(tmp_path: Path,
 
     game = meeple.load(path, players=2)
 
-    assert work["yaml"] == 1 and work["schema"] == 1
+    assert work["yaml"] == 1 and work["schema"] == 1  # its one section, composed and checked again
+    assert [key for key in work if key.startswith("schema:")] == ["schema:actions"]
     assert work["parse"] == 1  # the one rule whose text is new
     state = game.new_game(seed=0)
     for n in (2, 2, 2, 2, 1):
@@ -161,7 +173,7 @@ def test_a_store_made_by_other_code_is_ignored_and_replaced(tmp_path: Path, work
 
     meeple.load(path, players=2)
 
-    assert work["yaml"] == 1 and work["parse"] > 0
+    assert work["yaml"] == SECTIONS and work["parse"] > 0
     assert pickle.loads(store.read_bytes())["stamp"] == cache.stamp()
 
 
@@ -185,14 +197,14 @@ def test_a_damaged_entry_is_worked_out_again(tmp_path: Path, work: Counter[str])
     (store,) = (tmp_path / "cache" / "loads").glob("*.pickle")
     kept = pickle.loads(store.read_bytes())
     for key in kept["kept"]:
-        if key[0] in ("yaml", "code"):
+        if key[0] in ("yaml", "yaml-section", "code"):
             kept["kept"][key] = b"\x00garbage"
     store.write_bytes(pickle.dumps(kept))
     fresh_process_state()
     work.clear()
 
     assert played(meeple.load(path, players=2)) == expected
-    assert work["yaml"] == 1 and work["compile"] > 0
+    assert work["yaml"] == SECTIONS and work["compile"] > 0
 
 
 def test_check_keeps_its_work_too_and_finds_the_same(tmp_path: Path, work: Counter[str]) -> None:
@@ -244,7 +256,7 @@ def test_only_the_most_recently_used_stores_are_kept(tmp_path: Path) -> None:
 def test_a_new_process_finds_what_the_last_one_kept(tmp_path: Path) -> None:
     probe = (
         "import sys, builtins, meeple; from meeple.rules import loader; n = []; "
-        "c = loader._compose; loader._compose = lambda t: n.append(1) or c(t); "
+        "c = loader._compose_section; loader._compose_section = lambda t: n.append(1) or c(t); "
         "g = meeple.load(sys.argv[1], players=3); print(len(n), g.name)"
     )
     env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)}
@@ -254,7 +266,7 @@ def test_a_new_process_finds_what_the_last_one_kept(tmp_path: Path) -> None:
         ).stdout.split()
         for _ in range(2)
     ]
-    assert runs[0][0] == "1" and runs[1][0] == "0"
+    assert runs[0][0] == "15" and runs[1][0] == "0"  # K2's fifteen sections, then none
     assert runs[0][1:] == runs[1][1:]
 
 
@@ -272,7 +284,7 @@ def test_no_cache_on_the_command_line_reads_and_keeps_nothing(
 ) -> None:
     path = rule_file(tmp_path)
     assert main(["check", str(path)]) == 0
-    assert work["yaml"] == 1  # the check and its warnings share one reading
+    assert work["yaml"] == SECTIONS  # the check and its warnings share one reading
     (store,) = (tmp_path / "cache" / "loads").glob("*.pickle")
     kept = store.read_bytes()
     fresh_process_state()
@@ -281,7 +293,7 @@ def test_no_cache_on_the_command_line_reads_and_keeps_nothing(
     assert main(["--no-cache", "check", str(path)]) == 0
     assert main(["check", "--no-cache", str(path)]) == 0
 
-    assert work["yaml"] == 4 and work["parse"] > 0  # the check and the warnings each read it, twice
+    assert work["yaml"] == 4 * SECTIONS and work["parse"] > 0  # the check and the warnings read it, twice
     assert store.read_bytes() == kept  # and nothing written
     assert "clean" in capsys.readouterr().out
 
@@ -334,7 +346,7 @@ def test_a_variant_finds_what_its_base_file_kept(tmp_path: Path, work: Counter[s
 
     game = meeple.load(variant, players=2)
 
-    assert work["yaml"] == 1  # the variant's own text; the base's was kept by the base's load
+    assert work["yaml"] == 2  # the variant's own two sections; the base's were kept by the base's load
     assert work["parse"] == 1  # the variant's one new rule
     state = game.new_game(seed=0)
     for n in (2, 2, 2, 2, 2, 2):
@@ -358,3 +370,59 @@ def test_a_seed_game_by_name_and_by_path_share_one_store(work: Counter[str]) -> 
     meeple.load(ROOT / "games" / "k2.yaml", players=3)
 
     assert work["parse"] == 0 and work["compile"] == 0 and work["schema"] == 0
+
+
+def test_a_comment_added_at_the_end_composes_the_last_section_alone_and_checks_nothing(
+    tmp_path: Path, work: Counter[str]
+) -> None:
+    path = rule_file(tmp_path)
+    meeple.load(path, players=2)
+    fresh_process_state()
+    work.clear()
+    rule_file(tmp_path, RULES + "# a note to self\n")
+
+    meeple.load(path, players=2)
+
+    assert work["yaml"] == 1  # `flow`, the section the comment joined
+    assert work["schema"] == 0 and work["parse"] == 0  # no section's value changed
+
+
+def test_lines_added_above_a_kept_section_move_its_positions(tmp_path: Path, work: Counter[str]) -> None:
+    broken = RULES.replace('"me.score += n"', '"scor[me] += n"')
+    path = rule_file(tmp_path, broken)
+    before = meeple.check(path)
+    fresh_process_state()
+    work.clear()
+    rule_file(tmp_path, "# Counting race\n# two lines added at the top\n" + broken)
+
+    after = meeple.check(path)
+
+    assert work["yaml"] == 1  # the first section; `actions`, two lines further down, came from the cache
+    (was,) = [d for d in before if "scor" in d.message]
+    (now,) = [d for d in after if "scor" in d.message]
+    assert now.span == replace(was.span, line=was.span.line + 2)
+    assert (now.span.line, now.span.col) == (14, 10)  # `scor` in line 12 of RULES, counted by hand
+    with cache.off():
+        assert meeple.check(path) == after
+
+
+def test_sections_are_kept_by_a_load_that_found_the_whole_text_kept(
+    tmp_path: Path, work: Counter[str]
+) -> None:
+    path = rule_file(tmp_path)
+    meeple.load(path, players=2)
+    (store,) = (tmp_path / "cache" / "loads").glob("*.pickle")
+    kept = pickle.loads(store.read_bytes())
+    kept["kept"] = {key: value for key, value in kept["kept"].items() if key[0] != "code"}
+    store.write_bytes(pickle.dumps(kept))
+    fresh_process_state()
+    meeple.load(path, players=2)  # the text kept, the code compiled again: the store is written anew
+    assert any(key[0] == "code" for key in pickle.loads(store.read_bytes())["kept"])
+    fresh_process_state()
+    work.clear()
+    rule_file(tmp_path, RULES.replace('"me.score >= 5"', '"me.score >= 6"'))
+
+    meeple.load(path, players=2)
+
+    assert work["yaml"] == 1 and work["schema"] == 1
+    assert [key for key in work if key.startswith("schema:")] == ["schema:actions"]
