@@ -1,14 +1,16 @@
 """Start-up: `import meeple`, and loading each seed game (read, check, compile), in fresh processes.
 
 Each figure is one new Python process, timed inside it with `time.perf_counter`: the import of meeple,
-then `meeple.load`. A load is timed four ways, the runs of each game alternating between them:
+then `meeple.load`. A load is timed five ways, the runs of each game alternating between them:
 
 - no cache: `MEEPLE_CACHE_DIR` empty, every result worked out (what a load cost before `meeple.cache`);
 - first: into an empty cache directory, worked out and written (a file never loaded before);
 - kept: the cache written by the load before (every later load of the unchanged file);
 - edited: a copy of the file loaded once, then changed (a comment added at its end) and loaded again: the
   least a designer waits for on `meeple check` after an edit, every text of the rules still known to the
-  cache (an edit of a rule parses and compiles that rule's text again too).
+  cache (an edit of a rule parses and compiles that rule's text again too);
+- section: the same, the comment added inside the file's largest top-level section (`actions:`, say)
+  after its first line: that section's YAML is composed again and the sections after it move down a line.
 
     python benchmarks/load_speed.py               # every seed game, 5 runs of each kind
     python benchmarks/load_speed.py --runs 9 k2
@@ -25,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +61,8 @@ def one_run(game: str, players: int, cache_dir: str) -> tuple[float, float]:
 
 
 def measure(game: str, players: int, runs: int, grammar: Path) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"import": [], "no cache": [], "first": [], "kept": [], "edited": []}
+    kinds = ("import", "no cache", "first", "kept", "edited", "section")
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as fresh:
             # the grammar's tables are there already in every kind: they are not what is compared
@@ -68,18 +72,34 @@ def measure(game: str, players: int, runs: int, grammar: Path) -> dict[str, list
             times["no cache"].append(none)
             times["first"].append(one_run(game, players, fresh)[1])
             times["kept"].append(one_run(game, players, fresh)[1])
-            times["edited"].append(edited_run(game, players, fresh))
+            times["edited"].append(edited_run(game, players, fresh, at_end))
+            times["section"].append(edited_run(game, players, fresh, in_largest_section))
     return times
 
 
-def edited_run(game: str, players: int, cache_dir: str) -> float:
+EDIT = "# an edit: the file is not the one loaded before"
+
+
+def at_end(text: str) -> str:
+    return f"{text}\n{EDIT}\n"
+
+
+def in_largest_section(text: str) -> str:
+    """The text with a comment line after the first line of its longest top-level section."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines) if line[:1].isalpha()] + [len(lines)]
+    first = max(zip(starts, starts[1:]), key=lambda bounds: bounds[1] - bounds[0])[0]
+    return "\n".join([*lines[: first + 1], f"  {EDIT}", *lines[first + 1 :]])
+
+
+def edited_run(game: str, players: int, cache_dir: str, edit: Callable[[str], str]) -> float:
     """The load seconds of a copy of the seed game's file, loaded once and then edited (a comment added)."""
     text = (ROOT / "games" / f"{game}.yaml").read_text(encoding="utf-8")
     copy = Path(cache_dir) / "edited" / f"{game}.yaml"
     copy.parent.mkdir(exist_ok=True)
     copy.write_text(text, encoding="utf-8")
     one_run(str(copy), players, cache_dir)
-    copy.write_text(text + "\n# an edit: the file is not the one loaded before\n", encoding="utf-8")
+    copy.write_text(edit(text), encoding="utf-8")
     return one_run(str(copy), players, cache_dir)[1]
 
 
@@ -103,7 +123,7 @@ def main() -> None:
     chosen = args.games or list(GAMES)
     with tempfile.TemporaryDirectory() as tables:
         grammar = grammar_tables(tables)
-        kinds = ("import", "no cache", "first", "kept", "edited")
+        kinds = ("import", "no cache", "first", "kept", "edited", "section")
         print(f"{'game':20} " + " ".join(f"{k:>14}" for k in kinds) + "   (best / median s)")
         for game in chosen:
             times = measure(game, GAMES[game], args.runs, grammar)
