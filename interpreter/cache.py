@@ -4,7 +4,8 @@ Most of a load is work whose result depends on text alone: composing the YAML (P
 Python), checking it against the schema, parsing each rule with Lark, and compiling the generated Python
 source. Each result is kept under a digest of the text it came from, in a store per rule file (by its
 path; a seed game's name stands for its file): a file loaded again unchanged finds them all, an edited one
-finds those of the parts it did not change (its other rules, their code), and a variant also looks in the
+finds those of the parts it did not change (its other top-level sections' YAML and schema checks, its other
+rules, their code), and a variant also looks in the
 stores of the files it extends. A store keeps only what its last load used, so it does not grow as the
 file is edited.
 
