@@ -15,10 +15,9 @@ refused text is composed whole, so every error and every value is the one the wh
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from ..errors import SourceSpan
-from .index import NodePath, SourceIndex, _Entry
+from .index import NodePath, SourceIndex, _Entry, _Scalar
 
 _KEY_LINE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*:(?:[ \t\r]|$)")
 # Line breaks to YAML (\r alone, NEL, LS, PS) or to str.splitlines (\v, \f, \x1c-\x1e) but not to split()
@@ -57,7 +56,7 @@ def _moved(entry: _Entry, lines: int, file_lines: list[str]) -> _Entry:
     scalar = entry.scalar
     if scalar is not None:
         (a, b), (c, d) = scalar.start, scalar.end
-        scalar = replace(scalar, lines=file_lines, start=(a + lines, b), end=(c + lines, d), _table=None)
+        scalar = _Scalar(file_lines, scalar.style, (a + lines, b), (c + lines, d), scalar.value)
     return _Entry(_down(entry.value, lines), _down(entry.key, lines), scalar)
 
 
