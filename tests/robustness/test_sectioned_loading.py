@@ -72,7 +72,11 @@ def copy_of(game_file: Path, rng: random.Random, kind: str | None) -> str | None
         return None
 
 
-def assert_sections_load_as_the_whole(text: str) -> None:
+def assert_sections_load_as_the_whole(game_file: Path, rng: random.Random, kind: str | None) -> None:
+    """A copy (`copy_of`), cut into sections, gives what its whole text gives, or is not cut."""
+    text = copy_of(game_file, rng, kind)
+    if text is None or len(text) > loader.MAX_FILE_CHARS:
+        return
     cut = loader._by_sections(text, rm.MAIN, [])
     if cut is None:
         return
@@ -93,9 +97,7 @@ def assert_sections_load_as_the_whole(text: str) -> None:
 def test_a_copy_cut_into_sections_loads_as_its_whole_text(
     game_file: Path, kind: str | None, rng: random.Random
 ) -> None:
-    text = copy_of(game_file, rng, kind)
-    if text is not None and len(text) <= loader.MAX_FILE_CHARS:
-        assert_sections_load_as_the_whole(text)
+    assert_sections_load_as_the_whole(game_file, rng, kind)
 
 
 @pytest.mark.slow
@@ -104,6 +106,4 @@ def test_a_copy_cut_into_sections_loads_as_its_whole_text(
 def test_a_thousand_copies_of_each_seed_game_cut_into_sections_load_as_their_whole_texts(
     game_file: Path, kind: str | None, rng: random.Random
 ) -> None:
-    text = copy_of(game_file, rng, kind)
-    if text is not None and len(text) <= loader.MAX_FILE_CHARS:
-        assert_sections_load_as_the_whole(text)
+    assert_sections_load_as_the_whole(game_file, rng, kind)
