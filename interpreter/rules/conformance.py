@@ -43,14 +43,14 @@ def problems(data: Any, index: SourceIndex, schema: dict[str, Any], whole: str) 
     unknown = [name for name, key in keys.items() if not cache.lookup("schema-section", key)]
     found: list[Diagnostic] = []
     if unknown:
-        from .validate import validate_sections
+        from .validate import _sort_key, validate_sections
 
         for name, diagnostics in validate_sections(data, index, schema, unknown).items():
             if diagnostics:
                 found += diagnostics
             else:
                 cache.keep("schema-section", keys[name], True)
-        found.sort(key=_position)
+        found.sort(key=_sort_key)  # file order, as the whole check gives
     if not found:
         cache.keep("schema", whole, tuple(keys.values()))
     return found
@@ -68,8 +68,3 @@ def _keys_fine(data: Any, schema: dict[str, Any]) -> bool:
         and all(name in data for name in schema.get("required", ()))
         and all(name in properties for name in data)
     )
-
-
-def _position(diagnostic: Diagnostic) -> tuple[str, int, int]:
-    span = diagnostic.span
-    return (span.file, span.line, span.col) if span else ("", 0, 0)
