@@ -3,9 +3,13 @@ of parsing that needs Lark, imported by meeple.rules.syntax when it first parses
 
 from __future__ import annotations
 
+import hashlib
+import sys
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
@@ -19,25 +23,65 @@ def grammar_text() -> str:
     return (data_dir("grammar") / "meeple.lark").read_text(encoding="utf-8")
 
 
+TABLES = "meeple.lark-tables"  # the parser tables shipped beside the grammar (package data)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
+    """The grammar's LALR parser: from the tables shipped with meeple when they are of this grammar and
+    this version of Lark, else from those Lark keeps in the cache directory (built there the first time)."""
+    return shipped_parser() or build_parser(cache_file())
+
+
+def build_parser(cache: str | bool = False) -> Lark:
     return Lark(
         grammar_text(),
         parser="lalr",
         start=list(START_RULES),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=cache_file(),
+        cache=cache,
     )
 
 
 def cache_file() -> str | bool:
     """Where Lark keeps the parser tables it builds from the grammar, so a new process loads them instead
-    of building them again (about 0.15 s of every command's start): a file in meeple's cache directory
-    (see `meeple.cache`). Lark stamps the file with the grammar, its own version and Python's, and builds
-    again when any differs; no directory means no file."""
+    of building them again (about 0.3 s): a file in meeple's cache directory (see `meeple.cache`). Lark
+    stamps the file with the grammar, its own version and Python's, and the path of the file itself (so a
+    copy elsewhere is built again); no directory means no file."""
     root = cache.directory()
     return False if root is None else str(root / "grammar.lark-tables")
+
+
+def tables_stamp() -> tuple[bytes, bytes]:
+    """What the shipped tables must have been built from: a digest of the grammar and the parser's options,
+    and Lark's version (its tables are its own objects, pickled)."""
+    options = f"lalr start={list(START_RULES)} positions placeholders"
+    digest = hashlib.sha256((grammar_text() + options).encode("utf-8")).hexdigest()
+    return digest.encode("ascii"), lark.__version__.encode("ascii")
+
+
+def shipped_parser() -> Lark | None:
+    """The parser from the tables shipped with meeple (a fresh machine's first command does not build
+    them); None when there are none, or they are of another grammar or another version of Lark."""
+    path = data_dir("grammar") / TABLES
+    try:
+        with path.open("rb") as f:
+            if (f.readline().rstrip(b"\n"), f.readline().rstrip(b"\n")) != tables_stamp():
+                return None
+            return Lark.load(f)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - damaged tables are built again, as Lark's own cache file is
+        return None
+
+
+def write_tables(path: Path) -> None:
+    """Build the parser and write its tables, stamped, where `shipped_parser` reads them."""
+    digest, version = tables_stamp()
+    with path.open("wb") as f:
+        f.write(digest + b"\n" + version + b"\n")
+        build_parser().save(f)
 
 
 def parse_text(text: str, start: str) -> n.Node:
@@ -338,3 +382,7 @@ class _ToNodes(Transformer):
 
     def end_turn(self, meta, c):
         return n.EndTurn(**_span(meta))
+
+
+if __name__ == "__main__":  # python -m meeple.rules.lark_parser grammar/meeple.lark-tables
+    write_tables(Path(sys.argv[1]) if len(sys.argv) > 1 else data_dir("grammar") / TABLES)
