@@ -121,6 +121,8 @@ def distinct(s: Any, xs: Any) -> list[Any]:
     if type(xs) is Distinct:
         return xs
     if holding(xs):
+        if type(xs) is dict and xs and min(xs.values()) > 0:  # a zone naming only cards it holds: its names
+            return sorted(xs)
         return sorted([k for k, v in xs.items() if v > 0])
     return list(dict.fromkeys(xs))
 
@@ -145,6 +147,8 @@ def _extreme(pick: Callable[..., Any]) -> Builtin:
         if len(xs) == 1:
             one = xs[0]
             if type(one) is dict:  # a zone: the least (greatest) name it holds, without listing units
+                if one and min(one.values()) > 0:  # it names only cards it holds
+                    return pick(one)
                 return pick([k for k, v in one.items() if v > 0], default=None)
             if type(one) is list or type(one) is tuple:  # the commonest: no copy
                 return pick(one) if one else None

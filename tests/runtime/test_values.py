@@ -95,3 +95,13 @@ def test_a_bundles_units_are_each_copy_in_name_order_and_its_size_their_count(co
     assert size(None, bundle) == count(None, bundle) == len(expected)
     assert pickle.loads(pickle.dumps(bundle)).units() == expected
     assert Bundle.of_counts(counts).units() == expected
+
+
+@given(st.dictionaries(st.sampled_from(["ace", "king", "queen", "jack"]), st.integers(0, 3)))
+def test_a_zones_distinct_names_and_extremes_are_of_the_cards_it_holds(zone: dict[str, int]) -> None:
+    from meeple.compile.builtins import BUILTINS
+
+    held = sorted(k for k, v in zone.items() if v > 0)  # a name with no copy left is not held
+    assert BUILTINS["distinct"](None, zone) == held
+    assert BUILTINS["min"](None, zone) == (held[0] if held else None)
+    assert BUILTINS["max"](None, zone) == (held[-1] if held else None)
