@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,16 @@ def test_the_installed_script_prints_help_listing_the_commands() -> None:
     assert done.returncode == 0
     commands = ("check", "run", "simulate", "replay", "explain", "render", "schema")
     assert all(c in done.stdout for c in commands)
+
+
+def test_python_dash_m_meeple_is_the_same_command(broken: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple", "check", str(broken)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert f"{broken}:3:" in done.stdout
+    usage = subprocess.run([sys.executable, "-m", "meeple"], capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: meeple")
 
 
 # ---------------------------------------------------------------- check
