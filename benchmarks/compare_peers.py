@@ -12,7 +12,9 @@ Each pair times a meeple game and a peer's comparable game on the same machine, 
 Both sides play whole games of uniform random legal actions in a plain Python loop, each with its own
 seeded RNG, and count one action per decision (a chance event is no decision). A pass times side A and
 then side B, each for the same budget (whole games until `--seconds` have gone by, or exactly `--games`
-games); the passes alternate A B A B and each side's figure is the median of its passes. Setting a game
+games); the passes alternate A B A B and each side's figure is the median of its passes. Two ratios are
+printed: that of the two medians, and the median of the passes' own ratios ("paired"), which a change of
+the machine's speed between passes does not move. Setting a game
 up (meeple's new_game, catanatron's Game(), rlcard's init_game, OpenSpiel's new_initial_state) is timed
 as part of the game; loading and compiling a rule file is not. A peer that is not installed is skipped
 with what to install (`pip install 'meeple[bench]'` installs all three).
@@ -259,6 +261,13 @@ def ratio(meeple_side: Result, peer: Result) -> float:
     return meeple_side.actions_per_s / peer.actions_per_s
 
 
+def paired(meeple_side: Result, peer: Result) -> float:
+    """The median of the passes' own ratios: each pass times the two sides back to back, so a change of the
+    machine's speed between passes (another job starting) cancels in its ratio, where the ratio of the two
+    medians may pair one side's fast pass with the other's slow one."""
+    return statistics.median(x.actions_per_s / y.actions_per_s for x, y in zip(meeple_side.runs, peer.runs))
+
+
 def measure(pair: Pair, args: argparse.Namespace) -> tuple[Result, Result] | str:
     """Time the pair's two sides, or say why not: "skipped" (not installed, no rule file) or "failed"."""
     sides: list[Side] = []
@@ -295,7 +304,10 @@ def alternate(key: str, sides: list[Side], args: argparse.Namespace) -> tuple[Re
     print(f"[{key}] {a.label:<44} {a.figures()}")
     print(f"[{key}] {b.label:<44} {b.figures()}")
     per_pass = ", ".join(f"{x.actions_per_s / y.actions_per_s:.3g}" for x, y in zip(*runs))
-    print(f"[{key}] ratio meeple/peer, actions/s: {ratio(a, b):.3g} (the passes one by one: {per_pass})")
+    print(
+        f"[{key}] ratio meeple/peer, actions/s: {ratio(a, b):.3g} of the medians, "
+        f"{paired(a, b):.3g} the median of the passes (one by one: {per_pass})"
+    )
     for side in sides:
         if note := side.notes():
             print(f"[{key}] note ({side.label}): {note}")
@@ -333,7 +345,7 @@ def main() -> None:
     print()
     head = (
         f"{'pair':<13} {'meeple actions/s':>16} {'peer actions/s':>15} {'meeple/peer':>11} "
-        f"{'peer/meeple':>11}  peer"
+        f"{'peer/meeple':>11} {'paired':>7}  peer"
     )
     print(head)
     print("-" * len(head))
@@ -344,8 +356,12 @@ def main() -> None:
         a, b = got
         print(
             f"{key:<13} {a.actions_per_s:>16,.0f} {b.actions_per_s:>15,.0f} "
-            f"{ratio(a, b):>11.3g} {1 / ratio(a, b):>11,.1f}  {b.label}"
+            f"{ratio(a, b):>11.3g} {1 / ratio(a, b):>11,.1f} {paired(a, b):>7.3g}  {b.label}"
         )
+    print(
+        "meeple/peer: the ratio of the two medians; paired: the median of the passes' own ratios, "
+        "the steadier figure on a machine whose speed changes between passes"
+    )
     if "failed" in results.values():
         raise SystemExit(1)
 

@@ -186,3 +186,15 @@ def test_the_big_sky_variant_has_a_bigger_box_with_more_sky_and_the_same_islands
     terrains = [fields["terrain"] for site, fields in state.sites.items() if "terrain" in fields]
     assert len(terrains) == 61 and terrains.count("sky") == 40
     assert (terrains.count("plain"), terrains.count("forest"), terrains.count("mountain")) == (10, 6, 5)
+
+
+def test_the_peers_paired_ratio_is_the_median_of_each_passes_own_ratio():
+    peers = load_benchmark("compare_peers")
+
+    def result(*actions: int):
+        return peers.Result("side", [peers.Run(1, a, 1.0) for a in actions])
+
+    # The machine slowed down for the whole second pass, and sped up for the peer's half of the third.
+    meeple_side, peer = result(100, 20, 50), result(1000, 200, 2000)
+    assert peers.paired(meeple_side, peer) == pytest.approx(0.1)  # the passes: 0.1, 0.1, 0.025
+    assert peers.ratio(meeple_side, peer) == pytest.approx(0.05)  # the medians 50 and 1000, of two passes
