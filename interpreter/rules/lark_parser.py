@@ -70,9 +70,7 @@ def shipped_parser() -> Lark | None:
             if (f.readline().rstrip(b"\n"), f.readline().rstrip(b"\n")) != tables_stamp():
                 return None
             return Lark.load(f)
-    except FileNotFoundError:
-        return None
-    except Exception:  # noqa: BLE001 - damaged tables are built again, as Lark's own cache file is
+    except Exception:  # noqa: BLE001 - missing or damaged tables are built, as Lark's own cache file is
         return None
 
 
