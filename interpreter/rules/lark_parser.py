@@ -24,6 +24,13 @@ def grammar_text() -> str:
 
 
 TABLES = "meeple.lark-tables"  # the parser tables shipped beside the grammar (package data)
+# How the parser is built from the grammar: the same for a build and for the shipped tables' stamp
+OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": list(START_RULES),
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
 
 
 @lru_cache(maxsize=1)
@@ -34,14 +41,7 @@ def parser() -> Lark:
 
 
 def build_parser(cache: str | bool = False) -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        start=list(START_RULES),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        cache=cache,
-    )
+    return Lark(grammar_text(), **OPTIONS, cache=cache)
 
 
 def cache_file() -> str | bool:
@@ -56,7 +56,7 @@ def cache_file() -> str | bool:
 def tables_stamp() -> tuple[bytes, bytes]:
     """What the shipped tables must have been built from: a digest of the grammar and the parser's options,
     and Lark's version (its tables are its own objects, pickled)."""
-    options = f"lalr start={list(START_RULES)} positions placeholders"
+    options = repr(sorted(OPTIONS.items()))
     digest = hashlib.sha256((grammar_text() + options).encode("utf-8")).hexdigest()
     return digest.encode("ascii"), lark.__version__.encode("ascii")
 
