@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from meeple.errors import RulesError, SourceSpan
+from meeple.rules import loader
 from meeple.rules.loader import LoadedRules, SourceIndex, load_file, load_rules, load_text
 
 NESTED = """\
@@ -386,8 +389,61 @@ def test_a_source_index_without_entries_falls_back_to_the_start_of_its_file() ->
 
 @pytest.mark.parametrize("text", ["a:\t1\n", "a: 1\t# why\n", "a: [1,\n\t2]\n", "a: {x: 1,\t y: 2}\n"])
 def test_a_tab_where_pyyaml_allows_none_is_a_syntax_error(text: str) -> None:
-    # libyaml's parser accepts each of these: it is several times faster, but a file it composes is never
-    # checked as PyYAML checks it (tried and taken out twice, see benchmarks/README.md).
+    # libyaml's parser accepts each of these; a text with a tab is therefore always composed by PyYAML's
+    # own loader (see `_quick_compose` and benchmarks/README.md).
     with pytest.raises(RulesError) as error:
         load_text(text, "t.yaml")
     assert [d.code for d in error.value.diagnostics] == ["yaml/syntax"]
+
+
+@pytest.mark.parametrize("text", ["a: [b?c]\n", "a: {b: c?}\n", "a: |#note\n  b\n", "a: >-#note\n  b\n"])
+def test_what_pyyaml_refuses_and_libyaml_takes_is_still_a_syntax_error(text: str) -> None:
+    with pytest.raises(RulesError) as error:
+        load_text(text, "t.yaml")
+    assert [d.code for d in error.value.diagnostics] == ["yaml/syntax"]
+
+
+def test_a_missing_value_between_brackets_is_placed_where_pyyaml_places_it() -> None:
+    data, index = load_text("a: {b: 1, c: , d: 2}\n", "t.yaml")
+    assert data == {"a": {"b": 1, "c": None, "d": 2}}
+    assert (index.value_span(("a", "c")).line, index.value_span(("a", "c")).col) == (1, 13)
+
+
+def _shape(node: Any) -> Any:
+    """A composed node as plain tuples: its kind, tag, value (or children), places and scalar style."""
+    marks = (node.start_mark.line, node.start_mark.column, node.end_mark.line, node.end_mark.column)
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", node.tag, node.value, marks, node.style or None)
+    if isinstance(node, yaml.SequenceNode):
+        return ("seq", node.tag, marks, [_shape(child) for child in node.value])
+    return ("map", node.tag, marks, [(_shape(k), _shape(v)) for k, v in node.value])
+
+
+RULE_FILES = sorted((Path(__file__).parents[2] / "games").glob("*.yaml")) + sorted(
+    (Path(__file__).parents[2] / "examples" / "classic").glob("*.yaml")
+)
+
+
+@pytest.mark.skipif(loader._CLoader is None, reason="PyYAML was built without libyaml")
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.stem)
+def test_libyaml_composes_each_rule_file_as_pyyaml_does(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    quick = loader._quick_compose(text)
+    assert quick is not None, "libyaml's composer is not used for a seed file"
+    node, count, shared = quick
+    bounded = loader._BoundedLoader(text)
+    try:
+        expected = bounded.get_single_node()
+    finally:
+        bounded.dispose()
+    assert _shape(node) == _shape(expected)
+    assert count == loader.MAX_NODES - bounded.nodes_left
+    assert not shared
+
+
+@pytest.mark.skipif(loader._CLoader is None, reason="PyYAML was built without libyaml")
+def test_a_section_with_an_alias_is_left_to_the_whole_file() -> None:
+    node, count = loader._compose_section("a:\n  b: &x [1, 2]\n  c: *x\n")
+    assert node is None and count == 9  # eight nodes written and the alias, as PyYAML counts them
+    data, _ = load_text("a:\n  b: &x [1, 2]\n  c: *x\n", "t.yaml")
+    assert data == {"a": {"b": [1, 2], "c": [1, 2]}}
