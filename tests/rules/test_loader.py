@@ -403,6 +403,12 @@ def test_what_pyyaml_refuses_and_libyaml_takes_is_still_a_syntax_error(text: str
     assert [d.code for d in error.value.diagnostics] == ["yaml/syntax"]
 
 
+def test_a_text_without_a_last_newline_ends_where_pyyaml_ends_it() -> None:
+    _, index = load_text("a:\n  b: {x: 1}", "t.yaml")
+    span = index.value_span(("a",))
+    assert (span.end_line, span.end_col) == (2, 12)
+
+
 def test_a_missing_value_between_brackets_is_placed_where_pyyaml_places_it() -> None:
     data, index = load_text("a: {b: 1, c: , d: 2}\n", "t.yaml")
     assert data == {"a": {"b": 1, "c": None, "d": 2}}
