@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -86,13 +87,18 @@ def rule_files(paths: Sequence[str]) -> list[str]:
     return files
 
 
+# libyaml's safe loader where PyYAML has it (ten times quicker): only which files are rule files is decided
+# here, and a rule file is then read as `meeple.rules.loader` reads it.
+_QUICK_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def is_rule_file(path: Path) -> bool:
     """A YAML mapping with a `game` section or an `extends` base (board data files are not rule files).
 
     A file that does not read as YAML counts as a rule file, so that its errors are shown, not skipped.
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_QUICK_LOADER)  # noqa: S506 - a safe loader
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return True
     return isinstance(data, dict) and ("game" in data or "extends" in data)
