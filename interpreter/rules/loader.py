@@ -194,6 +194,23 @@ class _BoundedLoader(yaml.SafeLoader):
 # libyaml's composer, about ten times quicker than PyYAML's own, where PyYAML was built with it.
 _CLoader: Any = getattr(yaml, "CSafeLoader", None)
 _HEADER_COMMENT = re.compile(r"[|>][-+0-9]*#")  # a comment right after a block scalar's `|` or `>`
+_QUICK_DEPTH = 2000  # the deepest nesting given to libyaml (it crashed at 40,000 levels, not at 20,000)
+_LINE_START = re.compile(r"^[ ?:-]*", re.MULTILINE)  # a line's indent and the `- `, `? ` or `: ` after it
+
+
+def _nesting_bound(text: str) -> int:
+    """At least how deep the text's collections nest: every bracket may open one more, and a collection in
+    block style starts at the start of a line or after its `- `, `? ` or `: `, no further left than the one
+    holding it, and further right unless it is a list held by a mapping (so two to a column at most)."""
+    deepest_start = max(map(len, _LINE_START.findall(text)), default=0)
+    return text.count("[") + text.count("{") + 2 * deepest_start + 2
+
+
+def safe_loader_for(text: str) -> Any:
+    """PyYAML's safe loader class to read `text` with: libyaml's where PyYAML has it and the text does not
+    nest deep enough to crash it, else PyYAML's own (the two may differ on a text PyYAML refuses, see
+    `_quick_compose`)."""
+    return _CLoader if _CLoader is not None and _nesting_bound(text) <= _QUICK_DEPTH else yaml.SafeLoader
 
 
 def _quick_compose(text: str) -> tuple[yaml.Node | None, int, bool] | None:
@@ -206,6 +223,10 @@ def _quick_compose(text: str) -> tuple[yaml.Node | None, int, bool] | None:
     other text: a differential run over mutated seed files found no other difference of nodes or places."""
     if _CLoader is None or "\t" in text or _HEADER_COMMENT.search(text) or not text.endswith("\n"):
         return None  # libyaml also ends a text's last node on the next line where no newline ends it
+    if _nesting_bound(text) > _QUICK_DEPTH:
+        return (
+            None  # libyaml's composer recurses in C, past Python's recursion limit: deep enough, it crashes
+        )
     loader = _CLoader(text)
     try:
         node = loader.get_single_node()

@@ -7,7 +7,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -16,7 +15,7 @@ from meeple import cache
 from meeple.agents import MAX_ACTIONS
 from meeple.api import read_rules, search_dirs
 from meeple.errors import Diagnostic, RulesError
-from meeple.rules.loader import load_rules
+from meeple.rules.loader import load_rules, safe_loader_for
 from meeple.tools.lint import effects_counted, lint, unplayed_cards
 from meeple.tools.simulate import play_seeds, summarise_failures
 
@@ -87,19 +86,17 @@ def rule_files(paths: Sequence[str]) -> list[str]:
     return files
 
 
-# libyaml's safe loader where PyYAML has it (ten times quicker): only which files are rule files is decided
-# here, and a rule file is then read as `meeple.rules.loader` reads it.
-_QUICK_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def is_rule_file(path: Path) -> bool:
     """A YAML mapping with a `game` section or an `extends` base (board data files are not rule files).
 
     A file that does not read as YAML counts as a rule file, so that its errors are shown, not skipped.
     """
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_QUICK_LOADER)  # noqa: S506 - a safe loader
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        text = path.read_text(encoding="utf-8")
+        # libyaml's loader where it is safe (ten times quicker): only which files are rule files is decided
+        # here, and a rule file is then read as `meeple.rules.loader` reads it
+        data = yaml.load(text, Loader=safe_loader_for(text))  # noqa: S506 - a safe loader
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
         return True
     return isinstance(data, dict) and ("game" in data or "extends" in data)
 

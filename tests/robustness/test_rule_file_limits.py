@@ -92,6 +92,25 @@ def test_a_nul_character_is_named_by_its_own_code(tmp_path: Path) -> None:
     assert d.code == "yaml/syntax" and "#x0000" in d.message and (d.span.line, d.span.col) == (1, 15)
 
 
+@pytest.mark.parametrize(
+    "nested",
+    [
+        "[" * 60_000 + "]" * 60_000,  # brackets
+        "\n  " + "- " * 60_000 + "x",  # lists in lists on one line
+    ],
+    ids=["brackets", "dashes"],
+)
+def test_yaml_nested_sixty_thousand_deep_is_a_located_error_not_a_crash(tmp_path: Path, nested: str) -> None:
+    # libyaml's composer, which reads most files, recursed in C and crashed the process on these
+    path = edited(
+        tmp_path, VERDON, "  name: Climbers of Verdon", "  name: Climbers of Verdon\n  deep: " + nested
+    )
+
+    d = one_error(path)
+
+    assert d.code == "yaml/too-deep"
+
+
 # --------------------------------------------------------------------------- expressions
 
 

@@ -116,3 +116,19 @@ def test_the_plugin_is_declared_as_a_pytest11_entry_point_of_the_package() -> No
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["entry-points"]["pytest11"] == {"meeple": "meeple.tools.pytest_plugin"}
     assert "meeple.tools" in project["tool"]["setuptools"]["packages"]  # the module ships in the wheel
+
+
+@pytest.mark.parametrize(
+    "nested", ["[" * 60_000 + "]" * 60_000, "\n    " + "- " * 60_000 + "x"], ids=["brackets", "dashes"]
+)
+def test_which_yaml_files_are_rule_files_is_told_without_a_crash(tmp_path: Path, nested: str) -> None:
+    from meeple.tools.check import is_rule_file
+
+    deep = tmp_path / "deep.yaml"
+    deep.write_text(f"game:\n  deep: {nested}\n", encoding="utf-8")
+    data = tmp_path / "data.yaml"
+    data.write_text("tiles: [a, b]\n", encoding="utf-8")
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("game: {name: x}\n", encoding="utf-8")
+    # a file too deep to read counts as a rule file, so that the check reports it
+    assert (is_rule_file(deep), is_rule_file(data), is_rule_file(rules)) == (True, False, True)
