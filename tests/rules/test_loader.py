@@ -396,11 +396,19 @@ def test_a_tab_where_pyyaml_allows_none_is_a_syntax_error(text: str) -> None:
     assert [d.code for d in error.value.diagnostics] == ["yaml/syntax"]
 
 
-@pytest.mark.parametrize("text", ["a: [b?c]\n", "a: {b: c?}\n", "a: |#note\n  b\n", "a: >-#note\n  b\n"])
+@pytest.mark.parametrize(
+    "text", ["a: [b?c]\n", "a: {b: c?}\n", "a: |#note\n  b\n", "a: >-#note\n  b\n", "a: b\n\ufeff\n"]
+)
 def test_what_pyyaml_refuses_and_libyaml_takes_is_still_a_syntax_error(text: str) -> None:
     with pytest.raises(RulesError) as error:
         load_text(text, "t.yaml")
     assert [d.code for d in error.value.diagnostics] == ["yaml/syntax"]
+
+
+def test_a_byte_order_mark_inside_the_text_is_counted_as_pyyaml_counts_it() -> None:
+    _, index = load_text("a: b\ufeffc\n", "t.yaml")
+    span = index.value_span(("a",))
+    assert (span.col, span.end_col) == (4, 6)  # no column for the mark, as PyYAML counts (libyaml: one)
 
 
 def test_a_text_without_a_last_newline_ends_where_pyyaml_ends_it() -> None:
