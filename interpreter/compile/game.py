@@ -36,7 +36,7 @@ from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.shapes import list_depths
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import OWNED, Sink, Symbols
-from meeple.compile.where import Where
+from meeple.compile.where import Where, located
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
 from meeple.rules.loader import SourceIndex
@@ -767,12 +767,27 @@ class GameCompiler:
         steps = [self.step(st, (*where, "do", j)) for j, st in enumerate(ph.get("do") or [])]
         until = self.ex.compile(ph["until"], (*where, "until"), {}) if "until" in ph else None
         name = str(ph.get("phase", f"phase{i + 1}"))
-        first = self.ex.compile(ph["first"], (*where, "first"), {}) if "first" in ph else None
+        first = self.number(ph["first"], (*where, "first"), "a seat") if "first" in ph else None
         return PhaseDef(name, turns, bool(ph.get("repeat")), tuple(steps), until, rr, first)
 
+    def number(self, text: Any, path: tuple[Any, ...], what: str, or_none: bool = False) -> Fn:
+        """The flow's expression at `path`, whose value the flow counts with (a seat, a direction): a player
+        or a number (or none, where `or_none`), anything else an error at its place when it runs."""
+        fn = self.ex.compile(text, path, {})
+        where = Where(self.sink.index, path)
+
+        def checked(s: Any, b: dict[str, Any]) -> Any:
+            value = fn(s, b)
+            if isinstance(value, (int, float)) or (or_none and value is None):
+                return value
+            shown = "none" if value is None else repr(value)
+            raise located(TypeError(f"{what} must be a player or a number, not {shown}"), where)
+
+        return checked
+
     def round_robin(self, spec: dict[str, Any], where: tuple[Any, ...]) -> RoundRobinDef:
-        first = self.ex.compile(spec.get("first", "first(players)"), (*where, "first"), {})
-        direction = self.ex.compile(spec.get("direction", 1), (*where, "direction"), {})
+        first = self.number(spec.get("first", "first(players)"), (*where, "first"), "a seat", or_none=True)
+        direction = self.number(spec.get("direction", 1), (*where, "direction"), "a direction")
         skip = self.ex.compile(spec["skip"], (*where, "skip"), {"p": "player"}) if "skip" in spec else None
         return RoundRobinDef(first, direction, skip)
 

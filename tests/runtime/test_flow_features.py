@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tiny_rules import load_tiny
 
 import meeple
+from meeple.errors import RuleRuntimeError
 
 BASE = """
 game:
@@ -259,6 +261,45 @@ def test_round_robin_ends_when_the_phase_until_holds(tmp_path: Path) -> None:
     state = tiny(tmp_path, ROUND_ROBIN, players=4).new_game(seed=1)
     play(state, *["take"] * 8)
     assert state.is_over and state.gv["plays"] == 8
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("direction: 1", "direction: 'left'", "direction"),
+        ("first: players[1]", "first: \"'p2'\"", "first"),
+    ],
+)
+def test_a_direction_or_first_seat_that_is_not_a_number_is_an_error_at_its_place(
+    tmp_path: Path, old: str, new: str, where: str
+) -> None:
+    text = ROUND_ROBIN.replace(old, new)
+    with pytest.raises(RuleRuntimeError) as error:
+        tiny(tmp_path, text, players=4).new_game(seed=1)
+    shown = "'left'" if where == "direction" else "'p2'"
+    assert f"must be a player or a number, not {shown}" in str(error.value)
+    assert error.value.rule == f"flow[0].turns.round_robin.{where}"
+    span = error.value.span
+    assert span is not None
+    line = Path(span.file).read_text(encoding="utf-8").splitlines()[span.line - 1]
+    assert line.strip().startswith(f"{where}: ")
+
+
+def test_a_phase_whose_first_player_is_a_text_is_an_error_at_its_first(tmp_path: Path) -> None:
+    body = """
+vars:
+  game: {starter: '3 rope +'}
+actions:
+  take: {effect: [gain 1 coin]}
+flow:
+  - phase: play
+    first: starter
+    do: [{choose: [take]}]
+"""
+    with pytest.raises(RuleRuntimeError) as error:
+        tiny(tmp_path, body).new_game(seed=1)
+    assert "a seat must be a player or a number, not '3 rope +'" in str(error.value)
+    assert error.value.rule == "flow[0].first"
 
 
 def test_give_lead_makes_that_player_take_the_next_turn(tmp_path: Path) -> None:
