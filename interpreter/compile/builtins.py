@@ -947,7 +947,8 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
     if found is not None:
         return found  # type: ignore[no-any-return]
     ends = s.game.board.ends
-    sides = tuple(sorted((e, *ends[e]) for e in asked[1]))
+    # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
+    sides = tuple(sorted({(e, *ends[e]) for e in asked[1]}))
     # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
     touched = {corner for _, a, b in sides for corner in (a, b)}
     longest = _longest_trail(sides, frozenset(c for c in asked[2] if c in touched))

@@ -4,12 +4,16 @@ every corner of the whole graph."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.compile.builtins import _longest_trail
+import meeple
+from meeple.compile.builtins import _longest_trail, longest_path
 
 Edge = tuple[str, str, str]
+GAMES = Path(__file__).resolve().parents[2] / "games"
 
 
 def from_every_corner(edges: tuple[Edge, ...], blocked: frozenset[str]) -> int:
@@ -190,3 +194,16 @@ def test_the_groups_split_the_sides_at_corners_not_blocked_keeping_their_order(
                     joined.add(e)
                     todo.append(e)
         assert joined == set(g)
+
+
+def test_a_side_named_twice_is_walked_once() -> None:
+    # A rule file that lets a rope be built on a side holding one already lists that side twice; a trail
+    # never takes a side twice (searched as two sides, eight ropes on each of three sides ran for hours).
+    game = meeple.load(GAMES / "climbers_of_verdon.yaml", players=2)
+    state = game.new_game(seed=1)
+    sides = sorted(state.game.board.ends)
+    first = sides[0]
+    a, b = state.game.board.ends[first]
+    touching = [e for e in sides if e != first and set(state.game.board.ends[e]) & {a, b}][:2]
+    once = longest_path(state, [first, *touching])
+    assert longest_path(state, [first] * 2 + touching * 2) == once
