@@ -216,21 +216,16 @@ def safe_loader_for(text: str) -> Any:
 def _quick_compose(text: str) -> tuple[yaml.Node | None, int, bool] | None:
     """The text composed by libyaml: its node, the count of nodes the bounded loader would compose (one
     per node written and one per alias) and whether a node is reached twice (an alias). None where libyaml
-    is missing or fails, and where PyYAML reads the text otherwise (it refuses a tab after a value or
-    inside brackets, a `?` inside a plain scalar between brackets and a comment right after a block
-    scalar's header, all of which libyaml takes, and places some nodes elsewhere): the
-    bounded loader then composes it and reports what is wrong in its own words. The two agree on every
-    other text: a differential run over mutated seed files found no other difference of nodes or places."""
-    if _CLoader is None or not text.endswith("\n") or "\t" in text or "\ufeff" in text:
-        return None  # libyaml also ends a text's last node on the next line where no newline ends it, and
-        # counts a column for a byte-order mark inside the text, where PyYAML counts none (and takes a line
-        # holding only the mark, which PyYAML refuses)
-    if _HEADER_COMMENT.search(text):
-        return None
-    if _nesting_bound(text) > _QUICK_DEPTH:
-        return (
-            None  # libyaml's composer recurses in C, past Python's recursion limit: deep enough, it crashes
-        )
+    is missing or fails, or could crash, or reads the text otherwise than PyYAML: the bounded loader then
+    composes it and reports what is wrong in its own words. The cases below were found by comparing the
+    two on mutated seed files and odd texts (benchmarks/README.md, twenty-fifth round)."""
+    if _CLoader is None or _nesting_bound(text) > _QUICK_DEPTH:
+        return None  # libyaml's composer recurses in C: nested deep enough, it crashes the process
+    if "\t" in text or _HEADER_COMMENT.search(text):
+        return None  # PyYAML refuses a tab after a value or inside brackets, and a comment after `|` or `>`
+    if not text.endswith("\n") or "\ufeff" in text:
+        return None  # libyaml ends the last node of a text no newline ends on the next line, counts a column
+        # for a byte-order mark inside the text (PyYAML, none) and takes a line holding only the mark
     loader = _CLoader(text)
     try:
         node = loader.get_single_node()
@@ -256,7 +251,7 @@ def _quick_compose(text: str) -> tuple[yaml.Node | None, int, bool] | None:
                     and not getattr(child, "style", True)
                     and ("?" in child.value or not child.value)
                 ):
-                    return None  # see above; PyYAML places a missing value between brackets a column earlier
+                    return None  # PyYAML refuses the `?`, and places the missing value a column earlier
                 if id(child) in seen:
                     shared = True
                 else:
