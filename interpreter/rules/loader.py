@@ -219,8 +219,8 @@ def _quick_compose(text: str) -> tuple[yaml.Node | None, int, bool] | None:
     is missing or fails, or could crash, or reads the text otherwise than PyYAML: the bounded loader then
     composes it and reports what is wrong in its own words. The cases below were found by comparing the
     two on mutated seed files and odd texts (benchmarks/README.md, twenty-fifth round)."""
-    if _CLoader is None or _nesting_bound(text) > _QUICK_DEPTH:
-        return None  # libyaml's composer recurses in C: nested deep enough, it crashes the process
+    if safe_loader_for(text) is not _CLoader:
+        return None  # no libyaml, or a text nested deep enough to crash its composer (it recurses in C)
     if "\t" in text or _HEADER_COMMENT.search(text):
         return None  # PyYAML refuses a tab after a value or inside brackets, and a comment after `|` or `>`
     if not text.endswith("\n") or "\ufeff" in text:
