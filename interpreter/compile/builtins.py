@@ -347,20 +347,19 @@ def _within_recent(
     for before, answer in reversed(answers):
         if len(before) < n or not keys <= before.keys():
             continue
-        fewer = [k for k, c in counts.items() if before[k] != c]  # kinds held before in other numbers
-        if fewer:
-            if any(before[k] < counts[k] for k in fewer):
-                continue  # more copies now than then: not a hand within that one
-            short = set(fewer)
-            return [
-                b
-                for b in answer
-                if b._d.keys() <= keys
-                and (short.isdisjoint(b._d) or all(b._d[k] <= counts[k] for k in short if k in b._d))
-            ]
-        if len(before) == n:  # the same cards
-            return list(answer)
-        return [b for b in answer if b._d.keys() <= keys]  # only whole kinds gone
+        if counts.items() <= before.items():  # as many copies of each kind as then: only whole kinds gone
+            if len(before) == n:  # the same cards
+                return list(answer)
+            return [b for b in answer if b._d.keys() <= keys]
+        short = {k for k, c in counts.items() if before[k] != c}  # kinds held before in other numbers
+        if any(before[k] < counts[k] for k in short):
+            continue  # more copies now than then: not a hand within that one
+        return [
+            b
+            for b in answer
+            if b._d.keys() <= keys
+            and (short.isdisjoint(b._d) or all(b._d[k] <= counts[k] for k in short if k in b._d))
+        ]
     return None
 
 
@@ -378,6 +377,8 @@ def _note_recent(
 def _counts(cards: Any) -> dict[str, int]:
     """Cards as a dict of (name: copies), none of them 0, from a zone, a bundle or a plain list of names;
     a new dict, kept by the caller."""
+    if type(cards) is dict and 0 not in cards.values():  # a zone holding some of each card it names
+        return dict(cards)
     if holding(cards):
         return {k: v for k, v in cards.items() if v > 0}
     counts: dict[str, int] = {}
@@ -406,14 +407,11 @@ def _as_values(value: Any) -> tuple[Any, ...]:
     return (value,)
 
 
-def _by_size(found: list[tuple[int, tuple[tuple[str, int], ...], Bundle]]) -> list[Bundle]:
-    """Handfuls in order of size, then of their (name, copies) pairs."""
-    found.sort(key=_size_and_pairs)
+def _by_size(found: list[tuple[int, tuple[Any, ...], Bundle]]) -> list[Bundle]:
+    """Handfuls in order of size, then of their (name, copies) pairs (or names, for one copy of each). No
+    two handfuls have the same pairs, so the tuples are told apart before their bundles are reached."""
+    found.sort()
     return [b for _, _, b in found]
-
-
-def _size_and_pairs(item: tuple[int, tuple[tuple[str, int], ...], Bundle]) -> tuple[Any, ...]:
-    return item[:2]
 
 
 def _bundle(made: dict[Any, Bundle], pairs: tuple[tuple[str, int], ...]) -> Bundle:
@@ -432,23 +430,35 @@ def _groups(
     for pair, value in zip(held, values):
         if value is not None:
             by_value.setdefault(value, []).append(pair)
-    found: list[tuple[int, tuple[tuple[str, int], ...], Bundle]] = []
+    found: list[tuple[int, tuple[Any, ...], Bundle]] = []
     for members in by_value.values():
-        # Each way to take 0..n copies of each member, as (size, pairs of what is taken) in name order.
-        ways: list[tuple[int, tuple[tuple[str, int], ...]]] = [(0, ())]
-        for kind, n in members:
-            if n == 1:
-                ways += [(size + 1, pairs + ((kind, 1),)) for size, pairs in ways]
-            else:
-                ways = [
-                    (size + k, pairs + ((kind, k),) if k else pairs)
-                    for size, pairs in ways
-                    for k in range(n + 1)
-                ]
-        for size, pairs in ways:
-            if size and (limit is None or size <= limit):
-                found.append((size, pairs, _bundle(made, pairs)))
+        # The handfuls of one value's cards recur from hand to hand (the 5s one holds): kept by those cards.
+        key = ("groups of", tuple(members), limit)
+        handfuls = made.get(key)
+        if handfuls is None:
+            handfuls = made[key] = _value_groups(made, members, limit)  # type: ignore[assignment]
+        found += handfuls  # type: ignore[arg-type]
     return _by_size(found)
+
+
+def _value_groups(
+    made: dict[Any, Bundle], members: list[tuple[str, int]], limit: int | None
+) -> list[tuple[int, tuple[tuple[str, int], ...], Bundle]]:
+    """The handfuls of cards of one value, as (size, (name, copies) pairs, bundle)."""
+    # Each way to take 0..n copies of each member, as (size, pairs of what is taken) in name order.
+    ways: list[tuple[int, tuple[tuple[str, int], ...]]] = [(0, ())]
+    for kind, n in members:
+        if n == 1:
+            ways += [(size + 1, pairs + ((kind, 1),)) for size, pairs in ways]
+        else:
+            ways = [
+                (size + k, pairs + ((kind, k),) if k else pairs) for size, pairs in ways for k in range(n + 1)
+            ]
+    return [
+        (size, pairs, _bundle(made, pairs))
+        for size, pairs in ways
+        if size and (limit is None or size <= limit)
+    ]
 
 
 @builtin("runs")
@@ -465,8 +475,16 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
         key = ("runs", by, within, min, max, held)
         found = cache.get(key)
         if found is None:
-            fields = [s.game.sym.definitions.get(k) or _NO_FIELDS for k in held]
-            info = [(f.get(by), _as_values(f.get(within))) for f in fields]
+            fields = cache.get(("run fields", by, within))  # each card's (by, within), read once a game
+            if fields is None:
+                fields = cache[("run fields", by, within)] = {}
+            info = []
+            for k in held:
+                got = fields.get(k)
+                if got is None:
+                    f = s.game.sym.definitions.get(k) or _NO_FIELDS
+                    got = fields[k] = (f.get(by), _as_values(f.get(within)))
+                info.append(got)
             found = _remember(cache, key, _runs(cache, held, info, min, max))
     _note_recent(cache, recent, names, found)
     return list(found)
@@ -505,7 +523,8 @@ def _runs(
                 if value not in at or (most is not None and length >= most):
                     break
                 chains = [c + [k] for c in chains for k in at[value]]
-    return _by_size([(len(key), tuple((k, 1) for k in key), b) for key, b in found.items()])
+    # Each run holds one copy of each of its kinds: its names in order sort as its (name, 1) pairs would.
+    return _by_size([(len(key), key, b) for key, b in found.items()])
 
 
 # ---------------------------------------------------------------- players
