@@ -229,8 +229,34 @@ class Effects:
         if isinstance(what, str):
             self.move_card(what, src, dst)
             return
+        t = type(what)
+        if (t is Bundle or t is dict) and src != dst and self.unit is None:
+            self._move_counts(what._d if t is Bundle else what, src, dst)
+            return
         for one in list(units(what)):
             self.move_card(one, src, dst)
+
+    def _move_counts(self, counts: dict[str, int], src: str, dst: str) -> None:
+        """The cards of a bundle or zone moved a name at a time, in the order `units` gives them (as one by
+        one: the same zones after, the same error at the same card)."""
+        zone, target = self.zones[src], self.zones[dst]
+        moved = False
+        for card in sorted(counts):
+            n = counts[card]
+            if n <= 0:
+                continue
+            have = zone.get(card, 0)
+            if have < n:  # short: as many as there are, then the error one by one would give
+                for _ in range(have + 1):
+                    self.move_card(card, src, dst)
+            if have == n:
+                del zone[card]
+            else:
+                zone[card] = have - n
+            target[card] = target.get(card, 0) + n
+            moved = True
+        if moved:
+            self.ver["zones"] += 1
 
     def draw(self, n: int, src: str, dst: str) -> list[str]:
         """Draw n cards at random from a face-down multiset (the order is never stored)."""
