@@ -660,15 +660,27 @@ class SourceGen:
 
     def argument_types(self, name: str, args: tuple[n.Node, ...], scope: dict[str, Any]) -> dict[str, Any]:
         """The types a def's body written out in place may give its parameters: that of each argument that
-        is a name of known type (a player, a piece, a site: never none), so their fields are read in place."""
+        is a name of known type (a player, a piece, a site: never none) or a seat counted round the table, so
+        their fields are read in place."""
         params = self.sym.defs.get(name, ())
         if len(params) != len(args):
             return {}
-        return {
-            p: scope[a.id]
-            for p, a in zip(params, args)
-            if isinstance(a, n.Name) and a.id in scope and scope[a.id] in ("player", "piece", "site")
-        }
+        typed = {}
+        for p, a in zip(params, args):
+            if isinstance(a, n.Name) and a.id in scope and scope[a.id] in ("player", "piece", "site"):
+                typed[p] = scope[a.id]
+            elif self.is_seat_after(a):
+                typed[p] = "player"
+        return typed
+
+    def is_seat_after(self, node: n.Node) -> bool:
+        """Whether a node is a call of the built-in `seat_after`, which always gives a player."""
+        return (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id == "seat_after"
+            and node.func.id not in self.sym.defs
+        )
 
     def zone_keys(self, name: str) -> str:
         """The name in the namespace of a per-player zone's keys (`ZoneKeys`)."""

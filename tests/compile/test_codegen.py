@@ -1242,6 +1242,42 @@ def test_a_def_written_out_reads_the_fields_of_a_player_it_is_given_in_place(tmp
     plays_as_the_closures(tmp_path, monkeypatch, TYPED_ARGUMENT_RULES, game, range(1, 5))
 
 
+NEXT_SEAT_RULES = """
+game: {name: Tiny, players: {min: 3, max: 3}}
+vars:
+  game: {helped: 0}
+  player: {gold: 0}
+defs:
+  rich(p): p.gold >= 1
+actions:
+  earn:
+    effect: [me.gold += 1]
+  help:
+    when: rich(seat_after(me))
+    effect: [helped += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: helped >= 2
+    do: [{choose: [earn, help]}]
+"""
+
+
+def test_a_def_given_the_seat_after_a_player_reads_that_players_fields_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, NEXT_SEAT_RULES, players=3)
+    source = game.definition.actions["help"].fast.source
+    # rich(seat_after(me)) written out with p standing for a seat, always a player: its gold read in place
+    assert "s.pv[_b_seat_after(s, v_me)]['gold']" in source and "_get_attr" not in source
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["earn"]  # p2 has no gold yet
+    state.apply("earn")  # p1
+    state.apply("earn")  # p2, who sits after p1
+    state.apply("earn")  # p3
+    assert "help" in [str(a) for a in state.legal_actions()]  # p1 again: p2 has gold
+    plays_as_the_closures(tmp_path, monkeypatch, NEXT_SEAT_RULES, game, range(1, 5))
+
+
 HOIST_RULES = """
 game: {name: Tiny, players: {min: 2, max: 2}}
 vars:
