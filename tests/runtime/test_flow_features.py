@@ -627,6 +627,44 @@ flow:
     assert state.zones["hand#0"] == {"ace": 2} and state.zones["discard"] == {"king": 1, "queen": 1}
 
 
+def test_move_cards_of_a_bundle_moves_every_copy_and_stops_at_the_first_copy_the_zone_lacks(
+    tmp_path: Path,
+) -> None:
+    game = tiny(
+        tmp_path,
+        """
+  cards:
+    ace: {count: 3}
+    king: {}
+  zones:
+    deck: {fill: cards}
+    hand: {per: player}
+    discard: {}
+actions:
+  take:
+    params: {b: "bundles(deck, 3)"}
+    effect: [move cards b from deck to me.hand]
+  toss: {effect: [move card ace from deck to discard]}
+  back: {effect: [move cards me.hand from discard to deck]}
+flow:
+  - phase: play
+    turns: none
+    do: [{choose: [take]}, {choose: [toss]}, {choose: [back]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    taken = next(a for a in state.legal_actions() if str(a["b"]) == "2 ace + 1 king")
+    state.apply(taken)
+    assert state.zones["deck"] == {"ace": 1} and state.zones["hand#0"] == {"ace": 2, "king": 1}
+    state.apply("toss")
+    assert state.zones["deck"] == {} and state.zones["discard"] == {"ace": 1}
+    # The hand names two aces and the discard holds one: it moves, as one copy at a time would move it,
+    # and the second is the error; the king, named after the aces, is never reached.
+    with pytest.raises(RuleRuntimeError, match="no ace in discard"):
+        state.apply("back")
+    assert state.zones["discard"] == {} and state.zones["deck"] == {"ace": 1}
+
+
 def test_move_card_moves_one_copy(tmp_path: Path) -> None:
     game = tiny(
         tmp_path,
