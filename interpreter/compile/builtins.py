@@ -965,11 +965,15 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
     found = cache.get(asked)
     if found is not None:
         return found  # type: ignore[no-any-return]
-    ends = s.game.board.ends
-    # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
-    sides = tuple(sorted({(e, *ends[e]) for e in asked[1]}))
-    # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
-    touched = {corner for _, a, b in sides for corner in (a, b)}
+    # The same sides again with other blocked corners (another player built): their shape as it was.
+    shape = cache.get(("trail sides", asked[1]))
+    if shape is None:
+        ends = s.game.board.ends
+        # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
+        sides = tuple(sorted({(e, *ends[e]) for e in asked[1]}))
+        # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
+        shape = _remember(cache, ("trail sides", asked[1]), (sides, {c for _, a, b in sides for c in (a, b)}))
+    sides, touched = shape
     longest = _longest_trail(sides, frozenset(c for c in asked[2] if c in touched))
     return _remember(cache, asked, longest)  # type: ignore[no-any-return]
 
