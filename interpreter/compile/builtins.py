@@ -436,7 +436,7 @@ def _groups(
         key = ("groups of", tuple(members), limit)
         handfuls = made.get(key)
         if handfuls is None:
-            handfuls = made[key] = _value_groups(made, members, limit)  # type: ignore[assignment]
+            handfuls = _remember(made, key, _value_groups(made, members, limit))
         found += handfuls  # type: ignore[arg-type]
     return _by_size(found)
 
