@@ -437,7 +437,7 @@ def _groups(
         handfuls = made.get(key)
         if handfuls is None:
             handfuls = _remember(made, key, _value_groups(made, members, limit))
-        found += handfuls  # type: ignore[arg-type]
+        found += handfuls
     return _by_size(found)
 
 
@@ -477,7 +477,7 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
         if found is None:
             fields = cache.get(("run fields", by, within))  # each card's (by, within), read once a game
             if fields is None:
-                fields = cache[("run fields", by, within)] = {}
+                fields = _remember(cache, ("run fields", by, within), {})
             info = []
             for k in held:
                 got = fields.get(k)
