@@ -111,11 +111,18 @@ def rule_file(module: Any, name: str) -> Path:
 
 
 def compare(
-    sides: dict[str, Any], name: str, players: int, seeds: int, same_games: bool, fresh: bool = False
+    sides: dict[str, Any],
+    name: str,
+    players: int,
+    seeds: int,
+    same_games: bool,
+    fresh: bool = False,
+    warm: int = 1,
 ) -> str:
     games = {side: module.load(rule_file(module, name), players=players) for side, module in sides.items()}
     for game in games.values():
-        random_game(game, seeds + 1)  # warm up: caches, imports made on first use
+        for k in range(warm):  # warm up: caches, imports made on first use (and caches full, with --warm)
+            random_game(game, 100_000 + k)
     best: dict[str, list[float]] = {side: [float("inf")] * seeds for side in games}
     actions = {side: 0 for side in games}
     for rep in range(3):
@@ -155,6 +162,14 @@ def main(argv: list[str] | None = None) -> int:
         "three on the same seeds (work remembered across games, such as trail searches, is then not "
         "found ready in the later passes)",
     )
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games each side plays before the timed ones (default 1): many, as in a long simulate, fill "
+        "the caches a game keeps up to their bounds",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="meeple-ab-") as folder:
         into = Path(folder)
@@ -167,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'game':36} {'base n':>8} {'new n':>8} {'base a/s':>10} {'new a/s':>10} {'new/base':>9}")
         for name in args.game or list(GAMES):
             players, seeds = GAMES[name]
-            print(compare(sides, name, players, seeds, not args.any, args.fresh), flush=True)
+            print(compare(sides, name, players, seeds, not args.any, args.fresh, args.warm), flush=True)
     return 0
 
 

@@ -323,7 +323,7 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
         if found is None:
             definitions = s.game.sym.definitions
             values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
-            found = _remember(cache, key, _groups(cache, held, values, max))
+            found = _remember(cache, key, _groups(cache, s.game.card_bundles, held, values, max))
     _note_recent(cache, recent, counts, found)
     return list(found)  # each answer a list of its own: what the caller does with it changes no kept one
 
@@ -414,17 +414,27 @@ def _by_size(found: list[tuple[int, tuple[Any, ...], Bundle]]) -> list[Bundle]:
     return [b for _, _, b in found]
 
 
+_BUNDLES_KEPT = 65536  # handfuls a game keeps as one object each (see GameDef.card_bundles)
+
+
 def _bundle(made: dict[Any, Bundle], pairs: tuple[tuple[str, int], ...]) -> Bundle:
-    """The bundle of these (name, copies) pairs, none of them 0: one object for each handful while the
-    cache lasts, so its hash is worked out once for every memo it is looked up in."""
+    """The bundle of these (name, copies) pairs, none of them 0: one object for each handful for as long as
+    `made` (GameDef.card_bundles) keeps it, so a memo keyed by it finds it by identity, its hash worked out
+    once."""
     found = made.get(pairs)
     if found is None:
+        if len(made) >= _BUNDLES_KEPT:
+            made.clear()
         found = made[pairs] = Bundle.of_counts(dict(pairs))
     return found
 
 
 def _groups(
-    made: dict[Any, Bundle], held: tuple[tuple[str, int], ...], values: list[Any], limit: int | None
+    cache: dict[Any, Any],
+    made: dict[Any, Bundle],
+    held: tuple[tuple[str, int], ...],
+    values: list[Any],
+    limit: int | None,
 ) -> list[Bundle]:
     by_value: dict[Any, list[tuple[str, int]]] = {}
     for pair, value in zip(held, values):
@@ -434,9 +444,9 @@ def _groups(
     for members in by_value.values():
         # The handfuls of one value's cards recur from hand to hand (the 5s one holds): kept by those cards.
         key = ("groups of", tuple(members), limit)
-        handfuls = made.get(key)
+        handfuls = cache.get(key)
         if handfuls is None:
-            handfuls = _remember(made, key, _value_groups(made, members, limit))
+            handfuls = _remember(cache, key, _value_groups(made, members, limit))
         found += handfuls
     return _by_size(found)
 
@@ -485,7 +495,7 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
                     f = s.game.sym.definitions.get(k) or _NO_FIELDS
                     got = fields[k] = (f.get(by), _as_values(f.get(within)))
                 info.append(got)
-            found = _remember(cache, key, _runs(cache, held, info, min, max))
+            found = _remember(cache, key, _runs(s.game.card_bundles, held, info, min, max))
     _note_recent(cache, recent, names, found)
     return list(found)
 
@@ -518,6 +528,8 @@ def _runs(
                             order = tuple(chain)  # by value: the order the bundle is shown in
                             bundle = made.get(order)
                             if bundle is None:
+                                if len(made) >= _BUNDLES_KEPT:
+                                    made.clear()
                                 bundle = made[order] = Bundle.of_counts(dict.fromkeys(chain, 1))
                             found[key] = bundle
                 if value not in at or (most is not None and length >= most):

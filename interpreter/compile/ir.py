@@ -260,6 +260,9 @@ class GameDef:
     # The answers of `groups` and `runs` by their arguments and the cards held, and of `longest_path` by its
     # arguments as given (compile/builtins.py).
     card_combos: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The handfuls those answers list, one bundle each by its cards, kept when the answers are dropped for
+    # room: a memo keyed by a handful then finds the very object again, without comparing two bundles.
+    card_bundles: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # A player's resources as a bundle, by the counts of each resource (compile/codegen.py's `_resources`).
     holdings: dict[tuple[int, ...], Any] = field(default_factory=dict, repr=False, compare=False)
     # A new piece's fields before its own are set, per kind (lists as tuples); made at the kind's first use.

@@ -191,6 +191,36 @@ def test_a_game_keeps_a_bounded_number_of_answers(
     assert max(sizes) <= 6
 
 
+def test_a_handful_stays_one_object_when_the_answers_are_dropped(
+    state: meeple.State, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A memo keyed by a handful (a def of the cards played) then finds the very object, not an equal one.
+    monkeypatch.setattr(builtins, "_COMBOS_KEPT", 5)
+    first = groups(state, hand("red_1", "green_1"), "number") + runs(
+        state, hand("red_1", "red_2", "red_3"), "number", "colours", min=3
+    )
+    assert len(first) == 4  # three handfuls of 1s and one run
+    for n in range(2, 8):  # other hands, until the answers are dropped for room
+        groups(state, hand(f"red_{n}", f"green_{n}"), "number")
+    assert len(state.game.card_combos) <= 6
+    again = groups(state, hand("red_1", "green_1"), "number") + runs(
+        state, hand("red_1", "red_2", "red_3"), "number", "colours", min=3
+    )
+    assert again == first
+    assert all(a is b for a, b in zip(again, first, strict=True))
+
+
+def test_the_handfuls_kept_are_bounded(state: meeple.State, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(builtins, "_BUNDLES_KEPT", 4)
+    state.game.card_bundles.clear()
+    sizes = []
+    for n in range(1, 6):
+        found = groups(state, hand(f"red_{n}", f"green_{n}"), "number")
+        assert found == bundles((f"green_{n}",), (f"red_{n}",), (f"green_{n}", f"red_{n}"))
+        sizes.append(len(state.game.card_bundles))
+    assert max(sizes) <= 4
+
+
 # --------------------------------------------------------------------------- in a rule file
 
 
