@@ -98,7 +98,8 @@ def size(s: Any, xs: Any) -> int:
 
 class Distinct(list):  # type: ignore[type-arg]
     """A list whose items are known to be distinct, kept and shared by a built-in's cache (never changed
-    in place): `distinct` hands it back as it is instead of hashing every item again."""
+    in place), or made for its caller alone (`groups`, `runs`): `distinct` hands it back as it is instead
+    of hashing every item again."""
 
 
 def added(current: Any, delta: Any) -> Any:
@@ -325,7 +326,9 @@ def groups(s: Any, cards: Any, by: str, max: int | None = None) -> list[Bundle]:
             values = [(definitions.get(k) or _NO_FIELDS).get(by) for k, _ in held]
             found = _remember(cache, key, _groups(cache, s.game.card_bundles, held, values, max))
     _note_recent(cache, recent, counts, found)
-    return list(found)  # each answer a list of its own: what the caller does with it changes no kept one
+    # Each answer a list of its own (what the caller does with it changes no kept one), marked as holding
+    # no handful twice: `distinct` of it (a listing's domain) hands it back without hashing them again.
+    return Distinct(found)
 
 
 _RECENT = 6  # the last answers of `groups` or `runs` (of one kind) searched for a hand holding this one
@@ -497,7 +500,7 @@ def runs(s: Any, cards: Any, by: str, within: str, min: int = 2, max: int | None
                 info.append(got)
             found = _remember(cache, key, _runs(s.game.card_bundles, held, info, min, max))
     _note_recent(cache, recent, names, found)
-    return list(found)
+    return Distinct(found)  # as `groups` gives its answer
 
 
 def _runs(

@@ -210,6 +210,17 @@ def test_a_handful_stays_one_object_when_the_answers_are_dropped(
     assert all(a is b for a, b in zip(again, first, strict=True))
 
 
+def test_an_answer_is_the_callers_own_list_which_distinct_hands_back_unhashed(state: meeple.State) -> None:
+    from meeple.compile.builtins import distinct
+
+    cards = hand("red_1", "red_2", "red_3", "green_2", "clear_2", "clear_2")
+    for found in (groups(state, cards, "number"), runs(state, cards, "number", "colours")):
+        assert found and len(set(found)) == len(found)  # no handful twice
+        assert distinct(state, found) is found
+        found.clear()  # the caller's own: emptying it changes no answer kept
+    assert groups(state, cards, "number") and runs(state, cards, "number", "colours")
+
+
 def test_the_handfuls_kept_are_bounded(state: meeple.State, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builtins, "_BUNDLES_KEPT", 4)
     state.game.card_bundles.clear()
