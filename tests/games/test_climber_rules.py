@@ -125,6 +125,39 @@ def test_a_play_of_another_type_or_size_is_not_offered(climber):
     assert climber.legal() == ["pass"]
 
 
+@pytest.mark.parametrize("seed", [3, 17, 40])
+def test_the_plays_offered_are_the_candidate_plays_that_beat_the_field_in_order(climber_game, seed):
+    # The rule file lists only the handfuls of the field's shape once a trick is open: the plays offered
+    # must be exactly those of every candidate play (sets and runs) that passes the play's conditions,
+    # in the same order, in every main-phase position of a random game.
+    import random
+
+    defs = climber_game.definition.defs
+    s = climber_game.new_game(seed=seed)
+    rng = random.Random(seed)
+    checked = open_tricks = 0
+    while not s.is_over:
+        legal = s.legal_actions()
+        frame = s.stack[-1]
+        if frame["k"] == "choose" and any(a.name in ("play", "pass") for a in legal):
+            me = frame["p"]
+            hand = s.zones[f"hand#{int(me)}"]
+            s._memo = None  # the defs evaluated as they stand, nothing kept
+            candidates = list(dict.fromkeys(defs["candidate_plays"](s, {"h": hand})))
+            expected = [
+                str(c)
+                for c in candidates
+                if ("start" not in hand or "start" in c)
+                and defs["shape_allowed"](s, {"cs": c})
+                and defs["beats_field"](s, {"cs": c})
+            ]
+            assert [str(a["cards"]) for a in legal if a.name == "play"] == expected
+            checked += 1
+            open_tricks += s.sv["trick"]["top"] is not None
+        s.apply(rng.choice(legal))
+    assert checked > 50 and open_tricks > 25
+
+
 # ====================================================================== wild and colourless cards
 
 
