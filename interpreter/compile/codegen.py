@@ -1418,6 +1418,8 @@ class SourceGen:
         if len(rights) == 1:
             if self.constant_sequence(rights[0]) is not None:  # a constant list: never none
                 return f"({left} {node.ops[0]} {rights[0]})"
+            if self.is_zone(node.rights[0], scope, local):  # a zone's dict, never none: Python's own test
+                return f"({left} {node.ops[0]} {rights[0]})"
             helper = "_in" if node.ops[0] == "in" else "_not_in"
             return f"{helper}({left}, {rights[0]})"
         raise Unsupported("chained membership")

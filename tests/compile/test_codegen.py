@@ -2288,3 +2288,43 @@ def test_a_search_in_a_condition_is_written_as_loops_that_stop_where_an_item_dec
     assert [a for a in offered if a.startswith("grow")] == ["grow(cell=b1)", "grow(cell=a2)"]
     assert "scatter(cell=c1)" in offered and "scatter(cell=b1)" not in offered
     plays_as_the_closures(tmp_path, monkeypatch, SEARCH_RULES, game, range(1, 9))
+
+
+MEMBERSHIP_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  cards: {gem: {count: 2}, rock: {count: 3}}
+  zones:
+    pile: {fill: "[gem, gem, rock, rock, rock]"}
+    hand: {per: player}
+vars:
+  game: {kept: 0}
+actions:
+  take:
+    params: {card: distinct(pile)}
+    effect: [move card card from pile to me.hand]
+  keep:
+    when: "'gem' in me.hand and 'rock' not in me.hand"
+    effect: [kept += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: size(pile) == 0 or kept >= 2
+    do: [{choose: [take, keep]}]
+"""
+
+
+def test_a_card_in_a_zone_is_tested_by_pythons_own_membership(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, MEMBERSHIP_RULES, players=2)
+    source = game.definition.actions["keep"].fast.source
+    # A zone is a dict, never none: no helper call checks for none first.
+    assert "('gem' in s.zones[" in source and "('rock' not in s.zones[" in source
+    assert "_in(" not in source and "_not_in(" not in source
+    state = game.new_game(seed=1)
+    state.apply("take(card=gem)")  # p1
+    state.apply("take(card=rock)")  # p2
+    assert "keep" in [str(a) for a in state.legal_actions()]  # p1 holds a gem and no rock
+    state.apply("take(card=rock)")  # p1 takes a rock too
+    assert "keep" not in [str(a) for a in state.legal_actions()]  # p2 holds a rock and no gem
+    plays_as_the_closures(tmp_path, monkeypatch, MEMBERSHIP_RULES, game, range(1, 9))
