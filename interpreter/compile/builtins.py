@@ -184,6 +184,11 @@ def len_(s: Any, xs: Any) -> int:
 
 @builtin("sorted")
 def sorted_(s: Any, xs: Any) -> list[Any]:
+    t = type(xs)
+    if t is dict:  # a zone's units come in name order, in a new list: sorted once, not twice
+        return units(xs)  # type: ignore[return-value]
+    if t is Bundle:
+        return list(xs.units())
     return sorted(units(xs))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.compile.builtins import Units, first, max_, min_, sample, sum_, units
+from meeple.compile.builtins import Units, first, max_, min_, sample, sorted_, sum_, units
 from meeple.values import Bundle
 
 BUNDLES = st.dictionaries(st.sampled_from(["chalk", "nut", "rope", "bolt"]), st.integers(0, 12)).map(Bundle)
@@ -55,6 +55,17 @@ def test_a_zones_units_min_and_max_are_those_of_its_cards_one_per_copy(zone: dic
     assert list(units(zone)) == listed
     assert min_(None, zone) == (listed[0] if listed else None)
     assert max_(None, zone) == (listed[-1] if listed else None)
+
+
+@given(ZONES, BUNDLES)
+def test_sorted_lists_every_copy_in_order_in_a_new_list(zone: dict[str, int], b: Bundle) -> None:
+    listed = sorted(name for name, copies in zone.items() for _ in range(copies))
+    found = sorted_(None, zone)
+    assert found == listed and type(found) is list
+    found.append("extra")  # the caller's own list: the zone and a second answer are as they were
+    assert sorted_(None, zone) == listed
+    assert sorted_(None, b) == sorted(b.units()) and type(sorted_(None, b)) is list
+    assert sorted_(None, ["rope", "bolt", "nut", "bolt"]) == ["bolt", "bolt", "nut", "rope"]
 
 
 @given(st.lists(BUNDLES, max_size=5), st.lists(st.integers(-50, 50), max_size=8))
