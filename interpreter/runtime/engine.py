@@ -554,7 +554,13 @@ def advance(s: Any) -> None:
                     stack.pop()
                     continue
                 f["cur"] = p
-                start_turn(s, p, ph.name)
+                if s.log is None:  # start_turn, written out, as below
+                    s.turn_player = p
+                    s.turn_no += 1
+                    s.tv = dict(game.sym.turn_vars)
+                    s.ver["tv"] += 1
+                else:
+                    start_turn(s, p, ph.name)
             else:
                 if f["pos"] >= len(f["order"]):  # the round is over
                     if not ph.repeat:
