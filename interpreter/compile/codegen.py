@@ -302,6 +302,20 @@ def _keep(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     return hit
 
 
+def _keep1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
+    """`_keep` of a def of one argument, the commonest (a card's or a bundle's), without packing it."""
+    kept = s._kept.get(name)
+    if kept is None or v0.__class__ is dict or name not in s.game.pure_defs:
+        return fn(s, v0)
+    try:
+        hit = kept.get(v0, _MISSING)
+    except TypeError:  # unhashable (a list)
+        return fn(s, v0)
+    if hit is _MISSING:
+        hit = kept[v0] = fn(s, v0)
+    return hit
+
+
 def _call0(s: Any, name: str, fn: Callable[..., Any]) -> Any:
     """A def of no arguments, memoised as `_call` keeps it (the key: name and no values, or none)."""
     memo = s._memo
@@ -464,6 +478,7 @@ class SourceGen:
             "_call": _call,
             "_call0": _call0,
             "_keep": _keep,
+            "_keep1": _keep1,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_first_field": first_field,
@@ -1104,7 +1119,8 @@ class SourceGen:
                 memoised = f"_call(s, {name!r}, _D[{fn}]{listed})"
             memoised = self.kept_first(name, node.args, args, scope, memoised)
             if name in self.pure_defs:  # its kept results hold while the state changes too
-                direct = f"_keep(s, {name!r}, _D[{fn}]{listed})"
+                keep = "_keep1" if len(args) == 1 else "_keep"
+                direct = f"{keep}(s, {name!r}, _D[{fn}]{listed})"
             return f"({direct} if s._memo is None else {memoised})"
         if name not in BUILTINS:
             raise Unsupported(name)

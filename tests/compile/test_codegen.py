@@ -349,7 +349,8 @@ def test_a_def_that_reads_no_part_of_the_state_keeps_its_results_in_effects_too(
     effect = game.definition.actions["add"].effect.source
     # double reads its argument only: its kept result holds while the effect changes the state; plus_total
     # reads a game variable, so it is worked out in place.
-    assert "_keep(s, 'double'" in effect and "_keep(s, 'plus_total'" not in effect
+    assert "_keep1(s, 'double'" in effect
+    assert "_keep(s, 'plus_total'" not in effect and "_keep1(s, 'plus_total'" not in effect
     state = game.new_game(seed=3)
     played = []
     while not state.is_over:
@@ -1801,11 +1802,11 @@ def test_a_field_of_a_value_of_unknown_type_is_read_from_the_parts_that_have_or_
     assert state._kept["days_left"] is not results
     # mud_of(x) reads a field a statement sets: called through `_keep` in walk's effect, as the field might
     # have been a card's, but not kept there, so its second call sees the mud the first did not.
-    assert "_keep(s, 'mud_of'" in game.definition.actions["walk"].effect.source
+    assert "_keep1(s, 'mud_of'" in game.definition.actions["walk"].effect.source
     assert "mud_of" not in game.definition.pure_defs
     # tiredness(x) reads a field pawns start with: a part of the state from the start, written out.
     rest = game.definition.actions["rest"].effect.source
-    assert "_keep(s, 'tiredness'" not in rest and "s.pieces[v_p]['tired']" in rest
+    assert "_keep1(s, 'tiredness'" not in rest and "s.pieces[v_p]['tired']" in rest
     state.apply("walk(cell=a1)")
     assert (state.sites["a1"]["mud_before"], state.sites["a1"]["mud_after"]) == (0, 1)
     plays_as_the_closures(tmp_path, monkeypatch, FIELD_PARTS_RULES, game, range(1, 6))
