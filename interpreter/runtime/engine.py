@@ -599,6 +599,8 @@ def advance(s: Any) -> None:
                 s.pending = []
                 step.block(s, {"me": f["p"]})
                 after_effect(s)
+                if i + 1 == len(steps) and stack[-1] is f and not s.over:  # the turn's last step: it ends
+                    stack.pop()
             elif step.kind == "simultaneous":
                 simul.start(s, step, f["ph"], i, f["p"])
             else:
