@@ -218,9 +218,11 @@ def apply(s: Any, action: Action) -> None:
     if kind == "choose":
         step = game.phases[f["ph"]].steps[f["st"]]
         if action.partial or name in game.deciding:
-            if game.kept_steps[f["ph"]][f["st"]]:
+            stays = action.partial or step.until or step.while_ is not None
+            if stays and game.kept_steps[f["ph"]][f["st"]]:
                 # a decision above the step begins (a stepwise action's next step, or a grant its effect
-                # may make): back at the step with nothing changed, its listing is this one (legal_actions)
+                # may make): back at the step with nothing changed, its listing is this one (legal_actions).
+                # Not for a step that ends with this action: it is gone before its effect runs.
                 s._listed = (f, dict(s.ver), legal)
         elif not step.until and step.while_ is None and name != SKIP:
             # The commonest decision: an action of a step that offers one and is done (the rest below).
