@@ -1154,6 +1154,13 @@ class SourceGen:
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
         if name in ("min", "max") and name not in self.sym.defs and not node.kwargs and len(args) >= 2:
             return f"{name}({', '.join(args)})"  # of its arguments: as Python's
+        if name == "disjoint" and not node.kwargs and len(args) == 2 and all(_REREAD.match(a) for a in args):
+            # Two bundles (`bundles` gives them): their kinds compared in place, without the call.
+            a, b = args
+            return (
+                f"({a}._d.keys().isdisjoint({b}._d) if type({a}) is _Bundle and type({b}) is _Bundle"
+                f" else _b_disjoint(s, {a}, {b}))"
+            )
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
             return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]

@@ -2329,3 +2329,37 @@ def test_a_card_in_a_zone_is_tested_by_pythons_own_membership(tmp_path, monkeypa
     state.apply("take(card=rock)")  # p1 takes a rock too
     assert "keep" not in [str(a) for a in state.legal_actions()]  # p2 holds a rock and no gem
     plays_as_the_closures(tmp_path, monkeypatch, MEMBERSHIP_RULES, game, range(1, 9))
+
+
+DISJOINT_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components: {resources: [wood, ore, wool]}
+setup:
+  - for: p in players
+    do: [gain 2 wood + 1 ore to p]
+vars:
+  game: {swaps: 0}
+actions:
+  swap:
+    params: {give: "bundles(me.resources, 2)", get: "bundles(resources, 1)"}
+    when: disjoint(give, get)
+    effect: [pay give, gain get, swaps += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: swaps >= 4
+    do: [{choose: [swap]}]
+"""
+
+
+def test_two_bundles_are_told_disjoint_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, DISJOINT_RULES, players=2)
+    source = game.definition.actions["swap"].fast.source
+    assert "v_give._d.keys().isdisjoint(v_get._d)" in source
+    offered = [str(a) for a in game.new_game(seed=1).legal_actions()]
+    # p1 holds 2 wood and 1 ore: a handful given never takes back a resource it holds in it
+    assert "swap(give=1 wood, get=1 wool)" in offered and "swap(give=1 wood, get=1 ore)" in offered
+    assert "swap(give=1 wood, get=1 wood)" not in offered
+    assert not [a for a in offered if "give=1 ore + 1 wood" in a and "get=1 wool" not in a]
+    plays_as_the_closures(tmp_path, monkeypatch, DISJOINT_RULES, game, range(1, 9))
