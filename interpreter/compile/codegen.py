@@ -445,6 +445,7 @@ class SourceGen:
         # Every def with generated source: name -> (body, scope, where, parameters), to compile it again for
         # arguments of known types (`specialized`); and the versions being compiled (a def calling itself).
         self.def_bodies: dict[str, tuple[n.Node, dict[str, Any], Where, tuple[str, ...]]] = {}
+        self.drawing: dict[str, bool] = {}  # by def: whether it might draw at random (`may_draw`)
         self.specializing: set[str] = set()
         self.few_loops: set[str] = set()  # of those, the ones written out even where a memo is kept
         self.offered: set[str] = set()  # the defs offer_inline has seen, in the order they are compiled
@@ -743,6 +744,9 @@ class SourceGen:
         if isinstance(node, n.Attr):
             if " if " not in source:  # read in place, as cheap as the test of a temporary
                 return source
+        elif isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.sym.defs:
+            if self.may_draw(node.func.id):  # each call might draw again
+                return source
         elif (
             not isinstance(node, n.Call)
             or not isinstance(node.func, n.Name)
@@ -756,6 +760,38 @@ class SourceGen:
         temp = f"_h{next(self.counter)}"
         frame[1].append(temp)
         return f"({temp} if {temp} is not _UNSET else ({temp} := {source}))"
+
+    def may_draw(self, name: str) -> bool:
+        """Whether a def might draw from the random generator: it, or a def it calls at any depth, calls a
+        built-in that draws, or is not known here (no generated source). One that cannot gives the same
+        value for the same arguments while the state stays as it is, so it may be hoisted (`hoisted`)."""
+        found = self.drawing.get(name)
+        if found is None:
+            found = self.drawing[name] = any(self._draws_itself(d) for d in self._defs_reached(name))
+        return found
+
+    def _defs_reached(self, name: str) -> set[str]:
+        """The def and every def it calls, at any depth."""
+        reached = {name}
+        todo = [name]
+        while todo:
+            body = self.def_bodies.get(todo.pop())
+            for called in _called_names(body[0]) if body is not None else ():
+                if called is not None and called in self.sym.defs and called not in reached:
+                    reached.add(called)
+                    todo.append(called)
+        return reached
+
+    def _draws_itself(self, name: str) -> bool:
+        """Whether a def's own body (not the defs it calls) might draw: a built-in that draws, a call of
+        something other than a name, or no body known."""
+        body = self.def_bodies.get(name)
+        if body is None:
+            return True
+        return any(
+            called is None or (called in _RANDOM_BUILTINS and called not in self.sym.defs)
+            for called in _called_names(body[0])
+        )
 
     def with_temporaries(self, temps: list[str], source: str) -> str:
         """A comprehension's source, its hoisted calls' temporaries set to not worked out yet before it."""
@@ -1676,6 +1712,23 @@ def action_enumerator(
 # or a truth value, which equal numbers, nor a value that may change).
 _ATOMS = (str, int)
 _MADE = 4096  # Actions kept per action of a game at most (an action with a vast choice keeps making new)
+
+
+def _called_names(node: n.Node) -> list[str | None]:
+    """The name each call in an expression calls (None for a call of something else than a name)."""
+    found: list[str | None] = []
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Call | n.GenCall):
+            found.append(x.func.id if isinstance(x.func, n.Name) else None)
+        for f in dataclasses.fields(x):
+            v = getattr(x, f.name)
+            if isinstance(v, n.Node):
+                stack.append(v)
+            elif isinstance(v, tuple | list):
+                stack.extend(i for i in v if isinstance(i, n.Node))
+    return found
 
 
 def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level: int) -> n.Node | None:

@@ -2363,3 +2363,47 @@ def test_two_bundles_are_told_disjoint_in_place(tmp_path, monkeypatch):
     assert "swap(give=1 wood, get=1 wood)" not in offered
     assert not [a for a in offered if "give=1 ore + 1 wood" in a and "get=1 wool" not in a]
     plays_as_the_closures(tmp_path, monkeypatch, DISJOINT_RULES, game, range(1, 9))
+
+
+HOIST_DEF_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {xs: [3, 1, 4, 1, 5], ys: [], lucky: [], waits: 0}
+defs:
+  ceiling(n): "max([x for x in xs if x > 0]) - n"
+  luck(n): "pick(xs) + n"
+actions:
+  grow:
+    params: {x: distinct(xs)}
+    when: x not in ys and x <= ceiling(len(ys))
+    effect: [add x to ys]
+  gamble:
+    params: {x: distinct(xs)}
+    when: "x not in lucky and x <= luck(0) and len(lucky) < 2"
+    effect: [add x to lucky]
+  wait:
+    effect: [waits += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(ys) >= 3 or waits >= 3
+    do: [{choose: [grow, gamble, wait]}]
+"""
+
+
+def test_a_def_call_that_mentions_no_loop_name_is_worked_out_once_unless_it_may_draw(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, HOIST_DEF_RULES, players=2)
+    grow = game.definition.actions["grow"].fast.source
+    gamble = game.definition.actions["gamble"].fast.source
+    # ceiling(len(ys)) gives the same value for every x: kept in a temporary at its first use
+    assert re.search(r"\(_h\d+ := \(_D\['ceiling'\]", grow)
+    # luck(0) draws at random: each x draws again, as the closures do
+    assert "'luck'" in gamble and not re.search(r"_h\d+ := \(_D\['luck'\]", gamble)
+    state = game.new_game(seed=1)
+    grown = [str(a) for a in state.legal_actions() if a.name == "grow"]
+    assert grown == [f"grow(x={x})" for x in (3, 1, 4, 5)]
+    state.apply("grow(x=5)")  # the ceiling is now 5 - 1
+    grown = [str(a) for a in state.legal_actions() if a.name == "grow"]
+    assert grown == [f"grow(x={x})" for x in (3, 1, 4)]
+    plays_as_the_closures(tmp_path, monkeypatch, HOIST_DEF_RULES, game, range(1, 9))
