@@ -1662,7 +1662,8 @@ def action_enumerator(
         made = f"_Action({name!r}, ({pairs}))"
         if params and not any(scope.get(p) in ("player", "piece") for p, _ in params):
             # The same binding is the same Action: made once, then found by the values of its parameters
-            # when each is of a kind in _ATOMS (a name or a whole number, equal only to its own kind).
+            # when each is of a kind in _ATOMS (a name, a whole number or a bundle: equal only to its own
+            # kind).
             key = f"v_{params[0][0]}" if len(params) == 1 else f"({''.join(f'v_{p}, ' for p, _ in params)})"
             out.add(f"{pad}if {' and '.join(f'type(v_{p}) in _ATOMS' for p, _ in params)}:")
             out.add(f"{pad}    _a = _made.get({key})")
@@ -1708,9 +1709,9 @@ def action_enumerator(
 
 
 # The types of parameter values a listed Action is kept for, to be handed out again by the listings that
-# offer the same binding: a name or a whole number, each equal only to its own kind (not a player, a piece
-# or a truth value, which equal numbers, nor a value that may change).
-_ATOMS = (str, int)
+# offer the same binding: a name, a whole number or a bundle (a hand of cards played), each equal only to
+# its own kind and never changed (not a player, a piece or a truth value, which equal numbers, nor a list).
+_ATOMS = (str, int, Bundle)
 _MADE = 4096  # Actions kept per action of a game at most (an action with a vast choice keeps making new)
 
 

@@ -442,3 +442,17 @@ def test_a_hand_after_a_play_is_answered_from_the_hand_before_it(
     assert worked_out == []  # both from the answers for the hand before
     groups(state, hand("red_4"), "number")  # a card the hand before did not hold: worked out
     assert worked_out == ["groups"]
+
+
+def test_a_play_listed_again_is_the_action_made_the_first_time(state: meeple.State) -> None:
+    # A bundle is never changed and equals only bundles: the Action of a handful is made once and found
+    # again by it, as for a name or a number.
+    listings = []
+    for _ in range(2):
+        copy = state.clone()
+        copy._legal = None  # a clone keeps the listing of its original: listed anew
+        listings.append(copy.legal_actions())
+    first, again = listings
+    assert first is not again
+    plays = [(a, b) for a, b in zip(first, again, strict=True) if a.name == "play"]
+    assert plays and all(a is b for a, b in plays)
