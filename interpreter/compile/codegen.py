@@ -1723,12 +1723,7 @@ def _called_names(node: n.Node) -> list[str | None]:
         x = stack.pop()
         if isinstance(x, n.Call | n.GenCall):
             found.append(x.func.id if isinstance(x.func, n.Name) else None)
-        for f in dataclasses.fields(x):
-            v = getattr(x, f.name)
-            if isinstance(v, n.Node):
-                stack.append(v)
-            elif isinstance(v, tuple | list):
-                stack.extend(i for i in v if isinstance(i, n.Node))
+        stack.extend(n.children(x))
     return found
 
 
