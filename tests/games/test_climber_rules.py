@@ -9,6 +9,7 @@ checks the outcome.  Unless a test says otherwise the game is in season 1 (Stand
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 import climber_setup
@@ -130,8 +131,6 @@ def test_the_plays_offered_are_the_candidate_plays_that_beat_the_field_in_order(
     # The rule file lists only the handfuls of the field's shape once a trick is open: the plays offered
     # must be exactly those of every candidate play (sets and runs) that passes the play's conditions,
     # in the same order, in every main-phase position of a random game.
-    import random
-
     defs = climber_game.definition.defs
     s = climber_game.new_game(seed=seed)
     rng = random.Random(seed)
