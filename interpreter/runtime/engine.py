@@ -556,13 +556,6 @@ def advance(s: Any) -> None:
                     stack.pop()
                     continue
                 f["cur"] = p
-                if s.log is None:  # start_turn, written out, as below
-                    s.turn_player = p
-                    s.turn_no += 1
-                    s.tv = dict(game.sym.turn_vars)
-                    s.ver["tv"] += 1
-                else:
-                    start_turn(s, p, ph.name)
             else:
                 if f["pos"] >= len(f["order"]):  # the round is over
                     if not ph.repeat:
@@ -577,13 +570,13 @@ def advance(s: Any) -> None:
                     # Nothing has changed since `until` was tested above: the next round starts at once.
                 p = f["order"][f["pos"]]
                 f["pos"] += 1
-                if s.log is None:  # start_turn, written out for the commonest turn
-                    s.turn_player = p
-                    s.turn_no += 1
-                    s.tv = dict(game.sym.turn_vars)
-                    s.ver["tv"] += 1
-                else:
-                    start_turn(s, p, ph.name, quiet=ph.turns == "none")
+            if s.log is None:  # start_turn, written out for the commonest turn
+                s.turn_player = p
+                s.turn_no += 1
+                s.tv = dict(game.sym.turn_vars)
+                s.ver["tv"] += 1
+            else:  # a round-robin phase's turns are never `none`: its turns are announced
+                start_turn(s, p, ph.name, quiet=ph.turns == "none")
             f = {"k": "turn", "ph": f["ph"], "i": 0, "p": p}
             stack.append(f)
             kind = "turn"  # starting a turn cannot end the game: its first step follows at once
