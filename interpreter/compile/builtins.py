@@ -6,7 +6,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
-from itertools import accumulate, combinations_with_replacement
+from itertools import accumulate, combinations_with_replacement, repeat
 from typing import Any, overload
 
 from meeple.values import Bundle, PieceRef, Player
@@ -425,15 +425,15 @@ def _by_size(found: list[tuple[int, tuple[Any, ...], Bundle]]) -> list[Bundle]:
 _BUNDLES_KEPT = 65536  # handfuls a game keeps as one object each (see GameDef.card_bundles)
 
 
-def _bundle(made: dict[Any, Bundle], pairs: tuple[tuple[str, int], ...]) -> Bundle:
-    """The bundle of these (name, copies) pairs, none of them 0: one object for each handful for as long as
-    `made` (GameDef.card_bundles) keeps it, so a memo keyed by it finds it by identity, its hash worked out
-    once."""
-    found = made.get(pairs)
+def _bundle(made: dict[Any, Bundle], key: tuple[Any, ...], pairs: Iterable[tuple[str, int]]) -> Bundle:
+    """The bundle of these (name, copies) pairs, none of them 0, found by `key`: one object for each handful
+    for as long as `made` (GameDef.card_bundles) keeps it, so a memo keyed by it finds it by identity, its
+    hash worked out once."""
+    found = made.get(key)
     if found is None:
         if len(made) >= _BUNDLES_KEPT:
             made.clear()
-        found = made[pairs] = Bundle.of_counts(dict(pairs))
+        found = made[key] = Bundle.of_counts(dict(pairs))
     return found
 
 
@@ -473,7 +473,7 @@ def _value_groups(
                 (size + k, pairs + ((kind, k),) if k else pairs) for size, pairs in ways for k in range(n + 1)
             ]
     return [
-        (size, pairs, _bundle(made, pairs))
+        (size, pairs, _bundle(made, pairs, pairs))
         for size, pairs in ways
         if size and (limit is None or size <= limit)
     ]
@@ -533,13 +533,8 @@ def _runs(
                     for chain in chains:
                         key = tuple(sorted(chain))
                         if key not in found:
-                            order = tuple(chain)  # by value: the order the bundle is shown in
-                            bundle = made.get(order)
-                            if bundle is None:
-                                if len(made) >= _BUNDLES_KEPT:
-                                    made.clear()
-                                bundle = made[order] = Bundle.of_counts(dict.fromkeys(chain, 1))
-                            found[key] = bundle
+                            # by its cards in value order, the order the bundle is shown in
+                            found[key] = _bundle(made, tuple(chain), zip(chain, repeat(1)))
                 if value not in at or (most is not None and length >= most):
                     break
                 chains = [c + [k] for c in chains for k in at[value]]
