@@ -286,24 +286,24 @@ def _keep(s: Any, name: str, fn: Callable[..., Any], *values: Any) -> Any:
     """A def that may read no part of the state (SourceGen.pure_defs), called where no memo is kept
     (effects, the flow): if it surely reads none (GameDef.pure_defs), its kept result if there is one, else
     worked out and kept (as `_call1`, `_call0` and `_call` key it), since no change of the state can make it
-    stale. Worked out only, for an argument that cannot be a key."""
+    stale. Worked out only, for an argument that cannot be a key. One argument: `_keep1`."""
+    if len(values) == 1:
+        return _keep1(s, name, fn, values[0])
     kept = s._kept.get(name)
     if kept is None or name not in s.game.pure_defs:
         return fn(s, *values)
-    key = values[0] if len(values) == 1 else values
-    if type(key) is dict:  # a zone
-        return fn(s, *values)
     try:
-        hit = kept.get(key, _MISSING)
-    except TypeError:  # unhashable (a list)
+        hit = kept.get(values, _MISSING)
+    except TypeError:  # unhashable (a list, a zone)
         return fn(s, *values)
     if hit is _MISSING:
-        hit = kept[key] = fn(s, *values)
+        hit = kept[values] = fn(s, *values)
     return hit
 
 
 def _keep1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
-    """`_keep` of a def of one argument, the commonest (a card's or a bundle's), without packing it."""
+    """`_keep` of a def of one argument, the commonest (a card's or a bundle's), without packing it; the
+    key is the argument itself, as `_call1` keeps it (a zone is never one)."""
     kept = s._kept.get(name)
     if kept is None or v0.__class__ is dict or name not in s.game.pure_defs:
         return fn(s, v0)
