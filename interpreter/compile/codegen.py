@@ -763,35 +763,31 @@ class SourceGen:
 
     def may_draw(self, name: str) -> bool:
         """Whether a def might draw from the random generator: it, or a def it calls at any depth, calls a
-        built-in that draws, or is not known here (no generated source). One that cannot gives the same
-        value for the same arguments while the state stays as it is, so it may be hoisted (`hoisted`)."""
+        built-in that draws, calls something other than a name, or is not known here (no generated source).
+        One that cannot gives the same value for the same arguments while the state stays as it is, so it
+        may be hoisted (`hoisted`)."""
         found = self.drawing.get(name)
         if found is None:
-            found = self.drawing[name] = any(self._draws_itself(d) for d in self._defs_reached(name))
+            found = self.drawing[name] = self._reaches_a_draw(name)
         return found
 
-    def _defs_reached(self, name: str) -> set[str]:
-        """The def and every def it calls, at any depth."""
+    def _reaches_a_draw(self, name: str) -> bool:
         reached = {name}
         todo = [name]
         while todo:
             body = self.def_bodies.get(todo.pop())
-            for called in _called_names(body[0]) if body is not None else ():
-                if called is not None and called in self.sym.defs and called not in reached:
-                    reached.add(called)
-                    todo.append(called)
-        return reached
-
-    def _draws_itself(self, name: str) -> bool:
-        """Whether a def's own body (not the defs it calls) might draw: a built-in that draws, a call of
-        something other than a name, or no body known."""
-        body = self.def_bodies.get(name)
-        if body is None:
-            return True
-        return any(
-            called is None or (called in _RANDOM_BUILTINS and called not in self.sym.defs)
-            for called in _called_names(body[0])
-        )
+            if body is None:
+                return True
+            for called in _called_names(body[0]):
+                if called is None:
+                    return True
+                if called in self.sym.defs:
+                    if called not in reached:
+                        reached.add(called)
+                        todo.append(called)
+                elif called in _RANDOM_BUILTINS:
+                    return True
+        return False
 
     def with_temporaries(self, temps: list[str], source: str) -> str:
         """A comprehension's source, its hoisted calls' temporaries set to not worked out yet before it."""
