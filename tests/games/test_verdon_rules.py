@@ -276,15 +276,17 @@ def test_a_rope_cannot_be_built_on_a_path_that_has_a_rope(table):
 
 # The rule file says "touches one's own project, route or fixed rope" through `reach(p)`, the set of locations
 # a player reaches, and `rope_paths(p)`, the paths at those, each worked out once per change of the pieces;
-# and it asks whether a corner has one's rope before whether it is far enough from every building. The book's
-# wording, location by location, and in the book's order:
+# and it asks whether a corner is an end of one's fixed ropes (`rope_ends(p)`, so that only those corners are
+# tried) before whether it is far enough from every building. The book's wording, location by location, and
+# in the book's order:
 BOOK_WORDING = {
     'rope_paths(p): "distinct([s for c in reach(p) for s in sides_of(c)])"': (
         'owns_building(p, c): "building(c) != none and building(c).owner == p"\n'
+        '  has_rope_at(p, c): "any(r.owner == p for s in sides_of(c) for r in pieces_at(s))"\n'
         '  rope_reaches(p, s): "any(owns_building(p, c) or has_rope_at(p, c) for c in ends(s))"'
     ),
     "and path in rope_paths(me)": "and rope_reaches(me, path)",
-    "has_rope_at(me, corner) and far_enough(corner)": "far_enough(corner) and has_rope_at(me, corner)",
+    "corner in rope_ends(me) and far_enough(corner)": "far_enough(corner) and has_rope_at(me, corner)",
     "and route.site in reach(me)": "and (owns_building(me, route.site) or has_rope_at(me, route.site))",
     "blocked=[b.site for b in pieces('project') + pieces('route') if b.owner != p]": (
         "blocked=[b.site for b in pieces() if b.kind != 'fixed_rope' and b.owner != p]"
