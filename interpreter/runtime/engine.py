@@ -61,7 +61,9 @@ def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
             found = bool(a.fast(s, me, bound, free, True))
         else:
             found = next(completions(s, a, me, bound, free), None) is not None
-        return [Action(a.name, tuple(bound.items()), partial=True)] if found else []
+        if not found:
+            return []
+        return [stepwise_offer(a.name) if not bound else Action(a.name, tuple(bound.items()), partial=True)]
     if a.fast is not None:  # the generated loops
         return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
     names = [p.name for p in a.params]
@@ -131,6 +133,17 @@ def bare_action(name: str) -> Action:
     found = _BARE.get(name)
     if found is None:
         found = _BARE[name] = Action(name)
+    return found
+
+
+_OFFERS: dict[str, Action] = {}  # the offer of each stepwise action with nothing bound yet
+
+
+def stepwise_offer(name: str) -> Action:
+    """`offer_trade(…)`: a stepwise action offered with none of its parameters decided, made once."""
+    found = _OFFERS.get(name)
+    if found is None:
+        found = _OFFERS[name] = Action(name, (), partial=True)
     return found
 
 
