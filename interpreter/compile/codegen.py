@@ -316,6 +316,49 @@ def _keep1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
     return hit
 
 
+def _keepv1(s: Any, name: str, fn: Callable[..., Any], v0: Any) -> Any:
+    """A def of one argument that reads no part of a state but variables of named scopes, called where no
+    memo is kept (effects, the flow): its result among those kept for the values those variables hold now
+    (GameDef.valued_kept), the ones a listing of any state holding the same values finds, else worked out
+    and kept there. Worked out only for an argument or a value that cannot be a key."""
+    found = s.game.valued_kept.get(name)
+    if found is None or v0.__class__ is dict:
+        return fn(s, v0)
+    table, names, variables = found
+    sv = s.sv
+    try:
+        results = shared_results(shared_dicts(table, tuple([sv[a][b] for a, b in variables]), names), name)
+        hit = results.get(v0, _MISSING)
+    except TypeError:  # a value that cannot be hashed
+        return fn(s, v0)
+    if hit is _MISSING:
+        hit = results[v0] = fn(s, v0)
+    return hit
+
+
+_SHARED_KEPT = 1024  # value keys a group of defs keeps results for (then its table starts afresh)
+_SHARED_RESULTS = 16384  # results a shared dict holds when handed out, at most (then a new one is)
+
+
+def shared_dicts(table: dict[Any, Any], key: tuple[Any, ...], names: tuple[str, ...]) -> dict[str, Any]:
+    """The dicts of results of a group's defs kept in its table for these values of what it reads (made
+    if new). TypeError for a value that cannot be hashed."""
+    dicts = table.get(key)
+    if dicts is None:
+        if len(table) >= _SHARED_KEPT:
+            table.clear()
+        dicts = table[key] = {name: {} for name in names}
+    return dicts  # type: ignore[no-any-return]
+
+
+def shared_results(dicts: dict[str, Any], name: str) -> dict[Any, Any]:
+    """One def's dict of results among a group's `dicts`."""
+    found = dicts[name]
+    if len(found) > _SHARED_RESULTS:  # kept for every game of a long run: started afresh
+        found = dicts[name] = {}
+    return found  # type: ignore[no-any-return]
+
+
 def _call0(s: Any, name: str, fn: Callable[..., Any]) -> Any:
     """A def of no arguments, memoised as `_call` keeps it (the key: name and no values, or none)."""
     memo = s._memo
@@ -442,6 +485,9 @@ class SourceGen:
         # Defs that may read no part of a state (only their arguments, what never changes, perhaps a
         # field): called through `_keep` in effects and the flow (filled once every def is compiled).
         self.pure_defs: set[str] = set()
+        # Defs that may read variables of named scopes and no other part of a state: called through
+        # `_keepv1` in effects and the flow (GameDef.valued_kept has the last word).
+        self.valued_defs: set[str] = set()
         # Every def with generated source: name -> (body, scope, where, parameters), to compile it again for
         # arguments of known types (`specialized`); and the versions being compiled (a def calling itself).
         self.def_bodies: dict[str, tuple[n.Node, dict[str, Any], Where, tuple[str, ...]]] = {}
@@ -480,6 +526,7 @@ class SourceGen:
             "_call0": _call0,
             "_keep": _keep,
             "_keep1": _keep1,
+            "_keepv1": _keepv1,
             "_zone_member": zone_member,
             "_get_attr": ex.get_attr,
             "_first_field": first_field,
@@ -1153,6 +1200,8 @@ class SourceGen:
             if name in self.pure_defs:  # its kept results hold while the state changes too
                 keep = "_keep1" if len(args) == 1 else "_keep"
                 direct = f"{keep}(s, {name!r}, _D[{fn}]{listed})"
+            elif name in self.valued_defs and len(args) == 1:  # kept by the values of the variables it reads
+                direct = f"_keepv1(s, {name!r}, _D[{fn}], {args[0]})"
             return f"({direct} if s._memo is None else {memoised})"
         if name not in BUILTINS:
             raise Unsupported(name)

@@ -35,7 +35,7 @@ from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.shapes import list_depths
 from meeple.compile.statements import StmtCompiler
-from meeple.compile.symbols import OWNED, Sink, Symbols
+from meeple.compile.symbols import OWNED, Sink, Symbols, is_scope_part
 from meeple.compile.where import Where, located
 from meeple.errors import Diagnostic, RulesError, did_you_mean
 from meeple.rules import nodes as n
@@ -404,19 +404,24 @@ class GameCompiler:
         for name in self.def_reads:
             if name in gen.positional and self.reads_only_fields(name, set()):
                 gen.pure_defs.add(name)
+            elif name in gen.positional and self.reads_only_fields(name, set(), scoped=True):
+                gen.valued_defs.add(name)
 
-    def reads_only_fields(self, name: str, seen: set[str]) -> bool:
+    def reads_only_fields(self, name: str, seen: set[str], scoped: bool = False) -> bool:
         """Whether a def reads no part of a state, through every def it calls, but perhaps fields that no
-        piece or site starts with (a card's, unless a statement compiled later sets one)."""
+        piece or site starts with (a card's, unless a statement compiled later sets one); `scoped`: but
+        perhaps variables of named scopes too (`trick.rank`)."""
         seen.add(name)
         for item in self.def_reads.get(name, {"?"}):
+            if scoped and is_scope_part(item):
+                continue
             kind, marked, called = item.partition(":")
             if not marked or kind not in ("def", "field"):
                 return False  # a part of a state, a metric, or unknown
             if kind == "field" and any(self.field_holders(called)):
                 return False
             called = called.split("(", 1)[0]
-            if kind == "def" and called not in seen and not self.reads_only_fields(called, seen):
+            if kind == "def" and called not in seen and not self.reads_only_fields(called, seen, scoped):
                 return False
         return True
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from meeple import cache
 from meeple.compile.board import Board, LayoutDef, RequireDef
+from meeple.compile.codegen import shared_dicts, shared_results
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
 from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part, scope_variable
@@ -393,7 +394,27 @@ class GameDef:
     def refresh_kept(self) -> Callable[[Any], None]:
         """A function dropping, in a state, the kept results of each group of defs a part of which changed
         since it was last refreshed: written out as straight lines, one test per part."""
-        return _refresher(self.kept_defs)
+        return _refresher(self.kept_defs, self.valued_tables)
+
+    @cached_property
+    def valued_tables(self) -> list[dict[Any, Any]]:
+        """A table per group of kept defs reading nothing but variables of named scopes (or nothing at
+        all), in the order of `kept_defs`: the results of its defs by the values of those variables, shared
+        by every state and game (`_refresher`)."""
+        return [{} for parts, _ in self.kept_defs if all(is_scope_part(p) for p in parts)]
+
+    @cached_property
+    def valued_kept(self) -> dict[str, tuple[dict[Any, Any], tuple[str, ...], tuple[tuple[str, str], ...]]]:
+        """By def reading variables of named scopes and no other part of a state: its group's table, the
+        names of the group's defs, and the (scope, variable) of each value that keys the table. An effect
+        or the flow finds such a def's results there (codegen `_keepv1`) as a listing does in its state."""
+        valued = [(parts, names) for parts, names in self.kept_defs if all(is_scope_part(p) for p in parts)]
+        out = {}
+        for (parts, names), table in zip(valued, self.valued_tables, strict=True):
+            if parts:
+                variables = tuple(scope_variable(p) for p in parts)
+                out.update({name: (table, names, variables) for name in names})
+        return out
 
     @cached_property
     def kept_slots(self) -> int:
@@ -429,7 +450,9 @@ def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> l
     return sorted({part for group_parts, _ in groups for part in group_parts})
 
 
-def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> Callable[[Any], None]:
+def _refresher(
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], tables: list[dict[Any, Any]]
+) -> Callable[[Any], None]:
     """`refresh(s)`: for each part some kept def reads, if its change counter is not the one last seen
     (`s._kept_stamps`, one slot per part of `kept_parts`), note it and give each def reading the part a new
     dict of results (a clone may still share the old). A def is renewed when any part it reads changed, as
@@ -489,33 +512,22 @@ def _refresher(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> C
                 f"        _share(s, _T{k}, (), {names!r})",
             ]
     ns: dict[str, Any] = {"_share": _share}
-    ns.update({f"_T{k}": {} for k in range(len(valued))})
+    ns.update({f"_T{k}": table for k, table in enumerate(tables)})
     exec(cache.compiled("\n".join(lines) + "\n", "<kept defs>"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]
-
-
-_SHARED_KEPT = 1024  # value keys a group of defs keeps results for (then its table starts afresh)
-_SHARED_RESULTS = 16384  # results a shared dict holds when handed out, at most (then a new one is)
 
 
 def _share(s: Any, table: dict[Any, Any], key: tuple[Any, ...], names: tuple[str, ...]) -> None:
     """Give each def of a group the dict of results kept for these values of what it reads (`_refresher`)."""
     kept = s._kept
     try:
-        dicts = table.get(key)
+        dicts = shared_dicts(table, key, names)
     except TypeError:  # a value that cannot be hashed: results for this state alone
         for name in names:
             kept[name] = {}
         return
-    if dicts is None:
-        if len(table) >= _SHARED_KEPT:
-            table.clear()
-        dicts = table[key] = {name: {} for name in names}
     for name in names:
-        found = dicts[name]
-        if len(found) > _SHARED_RESULTS:  # kept for every game of a long run: started afresh
-            found = dicts[name] = {}
-        kept[name] = found
+        kept[name] = shared_results(dicts, name)
 
 
 def _counters_of(parts: tuple[str, ...]) -> Callable[[dict[str, int]], Any]:

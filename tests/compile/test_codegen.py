@@ -532,18 +532,59 @@ def test_a_value_that_cannot_be_hashed_gives_the_state_dicts_of_its_own():
 
 
 def test_shared_results_start_afresh_when_a_dict_grows_past_its_bound(tmp_path, monkeypatch):
-    from meeple.compile import ir
+    from meeple.compile import codegen
 
     game = load_tiny(tmp_path, SHARED_RULES, players=2)
     state = game.new_game(seed=1)
     state.legal_actions()
     full = state._kept["double"]
     assert set(full) == {1, 2, 3}
-    monkeypatch.setattr(ir, "_SHARED_RESULTS", 2)
+    monkeypatch.setattr(codegen, "_SHARED_RESULTS", 2)
     later = game.new_game(seed=3)  # a new game takes the results of defs reading nothing afresh
     later.apply("clear")
     later.legal_actions()
     assert later._kept["double"] is not full and set(later._kept["double"]) == {1, 2, 3}
+
+
+VALUED_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {total: 0}
+  trick: {rank: 0}
+defs:
+  # Reads the trick's rank and no other part of a state.
+  above(n): "size(distinct([m for m in [1, 2, 3, 4] if m > trick.rank and m <= n]))"
+actions:
+  raise:
+    params: {n: "[1, 2, 3]"}
+    when: above(n) > 0
+    effect: [set trick.rank = n, total += above(4)]
+  clear: {effect: [reset trick]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: total >= 9
+    do: [{choose: [raise, clear]}]
+"""
+
+
+def test_an_effect_finds_a_def_of_scope_variables_among_the_results_kept_for_their_values(tmp_path):
+    game = load_tiny(tmp_path, VALUED_RULES, players=2)
+    assert "_keepv1(s, 'above'" in game.definition.actions["raise"].effect.source
+    table, names, variables = game.definition.valued_kept["above"]
+    assert names == ("above",) and variables == (("trick", "rank"),)
+    state = game.new_game(seed=1)
+    state.apply("raise(n=1)")  # the rank is set first: above(4) counts 2, 3 and 4
+    assert state.gv["total"] == 3 and table[(1,)]["above"][4] == 3
+    assert [str(a) for a in state.legal_actions()] == ["raise(n=2)", "raise(n=3)", "clear"]
+    assert state._kept["above"] is table[(1,)]["above"]  # a listing at rank 1 shares the effect's results
+    state.apply("raise(n=2)")
+    assert state.gv["total"] == 5 and table[(2,)]["above"][4] == 2
+    later = game.new_game(seed=2)  # another game at rank 1 finds the result kept, not worked out again
+    table[(1,)]["above"][4] = 7
+    later.apply("raise(n=1)")
+    assert later.gv["total"] == 7
 
 
 def test_a_view_does_not_reuse_results_computed_from_the_full_state(tmp_path):
