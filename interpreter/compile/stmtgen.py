@@ -169,6 +169,30 @@ def _has_steps(runner: Any) -> bool:
     return not (plan is not None and plan[0] == "block" and not plan[1])
 
 
+_SET_SCOPED = re.compile(r"( +)s\.set_scoped\(('\w+'), ")
+_VALUE_LINE = re.compile(r"( +)(?:_t\d+|b\['\w+'\]) = ")  # a value worked out: no statement runs
+
+
+def _scoped_in_place(lines: list[str]) -> list[str]:
+    """The lines with each set of a named scope's variable that follows a set of the same scope, with only
+    values worked out between them at the same indentation, written in place (Effects.set_scoped_again):
+    the first set gave the state a copy of the scope's variables of its own, which nothing since replaced."""
+    out = []
+    owned: tuple[str, str] | None = None  # (indentation, scope) of the last set, while the run lasts
+    for line in lines:
+        found = _SET_SCOPED.match(line)
+        if found is not None:
+            if owned == found.groups():
+                line = line.replace("s.set_scoped(", "s.set_scoped_again(", 1)
+            owned = (found.group(1), found.group(2))
+        elif owned is not None:
+            value = _VALUE_LINE.match(line)
+            if value is None or value.group(1) != owned[0]:
+                owned = None
+        out.append(line)
+    return out
+
+
 def block_function(block: Any, gen: Any, default: Where) -> Run | None:
     """`f(s, b)` running the block's statements, or None when it cannot be written out."""
     w = _Writer(gen)
@@ -176,7 +200,7 @@ def block_function(block: Any, gen: Any, default: Where) -> Run | None:
         w.steps(_steps_of(block), "    ", "return", check_first=False)
     except _Unsupported:
         return None
-    body = w.lines or ["    pass"]
+    body = _scoped_in_place(w.lines) or ["    pass"]
     source = "\n".join(
         [
             "def _block(s, b):",

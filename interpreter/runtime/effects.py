@@ -332,6 +332,15 @@ class Effects:
         ver[part] += 1
         self.sv[scope] = {**self.sv[scope], name: tuple(value) if isinstance(value, list) else value}
 
+    def set_scoped_again(self, scope: str, name: str, value: Any, part: str) -> None:
+        """`set_scoped` after another set of the same scope in one run of an effect's statements (with only
+        values worked out between them): the scope's variables are already this state's own copy, set in
+        place."""
+        ver = self.ver
+        ver["sv"] += 1
+        ver[part] += 1
+        self.sv[scope][name] = tuple(value) if isinstance(value, list) else value
+
     def reset_scope(self, scope: str) -> None:
         """Every variable of a named scope back to its declared value; only those it changes are counted as
         changed (what reads the others keeps its results)."""

@@ -150,7 +150,7 @@ class State(Effects):
         c.gv = dict(self.gv)
         c.pv = [dict(r) for r in self.pv]
         c.tv = dict(self.tv)
-        c.sv = dict(self.sv)  # each scope's dict is replaced, never changed in place
+        c.sv = dict(self.sv)  # each scope's dict is replaced, not changed in place (see set_scoped_again)
         c.zones = {k: dict(v) for k, v in self.zones.items()}
         c.pieces = dict(self.pieces)
         c.at = dict(self.at)

@@ -546,6 +546,45 @@ def test_shared_results_start_afresh_when_a_dict_grows_past_its_bound(tmp_path, 
     assert later._kept["double"] is not full and set(later._kept["double"]) == {1, 2, 3}
 
 
+RUN_OF_SETS = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {rounds: 0}
+  trick: {rank: 0, tags: [], lead: 0}
+actions:
+  play:
+    params: {n: "[1, 2, 3]"}
+    effect:
+      - set trick.rank = n
+      - let m = n * 2
+      - set trick.tags = [m, n]
+      - if: n > 1
+        then: [rounds += 1]
+      - set trick.lead = trick.rank + 1
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 3
+    do: [{choose: [play]}]
+"""
+
+
+def test_a_run_of_sets_of_one_scope_copies_its_variables_once_and_leaves_a_clone_as_it_was(tmp_path):
+    game = load_tiny(tmp_path, RUN_OF_SETS, players=2)
+    source = game.definition.actions["play"].effect.source
+    # The second set follows the first with only a value worked out between; the third comes after an `if`.
+    assert "s.set_scoped('trick', 'rank'" in source and "s.set_scoped_again('trick', 'tags'" in source
+    assert "s.set_scoped('trick', 'lead'" in source
+    state = game.new_game(seed=1)
+    before, counters = state.clone(), dict(state.ver)
+    state.apply("play(n=2)")
+    assert state.sv["trick"] == {"rank": 2, "tags": (4, 2), "lead": 3} and state.gv["rounds"] == 1
+    assert before.sv["trick"] == {"rank": 0, "tags": (), "lead": 0}  # the clone's variables are its own
+    assert state.ver["sv"] == counters["sv"] + 3
+    assert all(state.ver[f"sv.trick.{v}"] == counters[f"sv.trick.{v}"] + 1 for v in ("rank", "tags", "lead"))
+
+
 VALUED_RULES = """
 game: {name: Tiny, players: {min: 2, max: 2}}
 vars:
