@@ -1626,11 +1626,14 @@ def action_enumerator(
     where_of: Callable[[n.Node], Where],
     default: Where,
     values_of: str | None = None,
+    into: dict[Any, Any] | None = None,
 ) -> Any:
     """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
     (with `first`, at most one: is there any?). With `values_of`, a parameter every later one of which has
     a domain: the values of that parameter some legal binding has, in order, each once (`first` unused),
-    found in one pass that leaves a value at its first binding.
+    found in one pass that leaves a value at its first binding. With `into` (the Actions the enumerator
+    made, to share them), `listing(s, me, out)`: the legal bindings with nothing bound and the cost to pay
+    appended to `out`, as a step's listing asks for them, without the tests of what is bound.
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
@@ -1643,7 +1646,9 @@ def action_enumerator(
 
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
-    out = _Lines(["def _enumerate(s, me, bound, free, first):", "  out = []", "  v_me = me", "  try:"])
+    head = "def _enumerate(s, me, out):" if into is not None else "def _enumerate(s, me, bound, free, first):"
+    out = _Lines([head, *(["  out = []"] if into is None else []), "  v_me = me", "  try:"])
+    tested = into is None  # whether the generated lines test what is bound, a free cost, `first`
     if values_of is not None:
         asked = [p for p, _ in params].index(values_of) + 1  # its level
         if asked == len(params) or any(domain is None for _, domain in params[asked - 1 :]):
@@ -1653,13 +1658,15 @@ def action_enumerator(
         _identifiers(local)
         pad = "    "
         pads = [pad]  # the indentation of each level, for a domain computed before the loop that needs it
-        _level_lines(out, gen, checks[0], cost, 0, (scope, local), pad, "return out", where_of)
+        _level_lines(out, gen, checks[0], cost, 0, (scope, local), pad, "return out", where_of, tested)
         for k, (pname, domain) in enumerate(params, start=1):
             out.add(f"{pad}#{k - 1}")  # where a domain computed at level k - 1 goes
             if domain is None:
-                out.add(f"{pad}v_{pname} = bound.get({pname!r})")
+                out.add(f"{pad}v_{pname} = bound.get({pname!r})" if tested else f"{pad}v_{pname} = None")
                 pads.append(pad)
-                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "return out", where_of)
+                _level_lines(
+                    out, gen, checks[k], cost, k, (scope, local), pad, "return out", where_of, tested
+                )
                 continue
             domain_source = gen.gen(domain, scope, local)
             uses = free_names(domain)
@@ -1684,6 +1691,8 @@ def action_enumerator(
                 out.insert(at, f"{pads[home]}d_{pname} = None")
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
             line = f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
+            if not tested:
+                line = f"{pad}for v_{pname} in {values}:"
             out.add(line, where_of(domain))
             at = len(out.lines) - 1
             outer = pad
@@ -1695,7 +1704,7 @@ def action_enumerator(
             frame = _loop_frame([pname])
             gen.hoisting.append(frame)
             try:
-                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of)
+                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of, tested)
             finally:
                 gen.hoisting.pop()
             for temp in frame[1]:
@@ -1721,8 +1730,9 @@ def action_enumerator(
             out.add(f"{pad}    out.append({made})")
         else:
             out.add(f"{pad}out.append({made})")
-        out.add(f"{pad}if first:")
-        out.add(f"{pad}    return out")
+        if tested:
+            out.add(f"{pad}if first:")
+            out.add(f"{pad}    return out")
     else:  # a binding found: back out to the loop over the values asked for, keep the value, go on
         out.add(f"{pad}found = True")
         out.add(f"{pad}break")
@@ -1738,7 +1748,7 @@ def action_enumerator(
     out.drop_markers()
     ns = dict(gen.ns)
     ns["_Action"] = Action
-    ns["_made"] = {}  # the Actions made, by the values of their parameters
+    ns["_made"] = {} if into is None else into  # the Actions made, by the values of their parameters
     ns["_ATOMS"] = _ATOMS
     ns["_can_pay"] = can_pay
     ns["_can_pay_one"] = can_pay_one
@@ -1837,6 +1847,7 @@ def _level_lines(
     pad: str,
     fail: str,
     where_of: Callable[[n.Node], Where],
+    tested: bool = True,
 ) -> None:
     scope, local = names
     for c in conds:
@@ -1862,4 +1873,4 @@ def _level_lines(
             check = f"_can_pay_one(s, me, {key}, {amount})"
         else:
             check = f"_can_pay(s, me, {gen.gen(cost[0], scope, local)})"
-        out.add(f"{pad}if not free and not {check}: {fail}", where_of(cost[0]))
+        out.add(f"{pad}if {'not free and ' if tested else ''}not {check}: {fail}", where_of(cost[0]))

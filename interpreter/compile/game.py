@@ -670,7 +670,7 @@ class GameCompiler:
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
         self.st.origins = {}
         self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
-        fast = None
+        fast = listing = None
         next_values: dict[str, Any] = {}
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             loops = (
@@ -684,6 +684,8 @@ class GameCompiler:
                 Where(self.index, where),
             )
             fast = action_enumerator(*loops)
+            if fast is not None and not spec.get("stepwise"):
+                listing = action_enumerator(*loops, into=fast.__globals__["_made"])
             if fast is not None and spec.get("stepwise"):
                 for p in params:
                     values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
@@ -701,6 +703,7 @@ class GameCompiler:
             tuple(tuple(c) for c in check_nodes),
             cost_memo,
             next_values,
+            listing=listing,
         )
 
     def choice_plans(

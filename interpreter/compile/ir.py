@@ -81,6 +81,9 @@ class ActionDef:
     # when it draws at random or calls what is not known (see GameDef.kept_steps).
     list_reads: tuple[str, ...] | None = None
     may_decide: bool = True  # its effect grants an action or performs something that might (GameDef.deciding)
+    # The generated listing of its legal bindings as a step lists them (nothing bound, the cost to pay):
+    # `listing(s, me, out)` appends them to out (codegen's `action_enumerator` with `into`).
+    listing: Any = None
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -361,12 +364,13 @@ class GameDef:
 
     @cached_property
     def listers(self) -> list[list[tuple[tuple[Any, ActionDef], ...]]]:
-        """By phase and step: each action a `choose` step offers, with its generated enumerator where the
-        listing may call it straight (not stepwise), else None."""
+        """By phase and step: each action a `choose` step offers, with its generated listing (`listing(s,
+        me, out)`) where the step may call it straight (not stepwise), else None."""
         return [
             [
                 tuple(
-                    (None if a.stepwise else a.fast, a) for a in (self.actions[name] for name in step.actions)
+                    (None if a.stepwise else a.listing, a)
+                    for a in (self.actions[name] for name in step.actions)
                 )
                 for step in phase.steps
             ]

@@ -13,7 +13,6 @@ from meeple.runtime.narration import Unit, action_line, begin_action
 from meeple.values import Action, Player
 
 SKIP = "skip"
-_NOTHING_BOUND: dict[str, Any] = {}  # the parameters a step binds before offering an action: none
 WIN = "win"  # with a player, the key of the counters at which the win condition last failed for them
 
 
@@ -180,9 +179,9 @@ def _legal_here(s: Any, f: dict[str, Any], kind: str) -> list[Action]:
     if kind == "choose":
         step = game.phases[f["ph"]].steps[f["st"]]
         me = f["p"]
-        for fast, a in game.listers[f["ph"]][f["st"]]:
-            if fast is not None:  # enumerate_action's commonest case, without its call
-                out.extend(fast(s, me, _NOTHING_BOUND, False, False))
+        for listing, a in game.listers[f["ph"]][f["st"]]:
+            if listing is not None:  # enumerate_action's commonest case, without its call
+                listing(s, me, out)
             else:
                 out.extend(enumerate_action(s, a, me, {}, False))
         if step.until in game.actions:  # a declared action that ends the step when taken

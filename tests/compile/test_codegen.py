@@ -54,6 +54,36 @@ def test_every_action_of_a_seed_game_has_a_generated_enumerator(name):
     assert [n for n, a in game.definition.actions.items() if a.fast is None] == []
 
 
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(name):
+    """`listing(s, me, out)`, the step's own version of each action's loops (no test of a bound value, of a
+    free cost or of `first`), lists the same Actions as the enumerator, at every decision of random games."""
+    game = meeple.load(ROOT / "games" / f"{name}.yaml", players=3)
+    listers = game.definition.listers
+    for a in game.definition.actions.values():
+        if a.listing is not None:
+            assert not any(word in a.listing.source for word in ("in bound", "not free", "if first"))
+    compared = 0
+    for seed in (1, 2):
+        state, rng = game.new_game(seed=seed), random.Random(seed)
+        while not state.is_over:
+            frame = state.stack[-1]
+            if frame["k"] == "choose":
+                state._memo = {}  # as a listing has it
+                try:
+                    for listing, a in listers[frame["ph"]][frame["st"]]:
+                        assert (listing is None) == a.stepwise
+                        if listing is not None:
+                            out: list[Any] = []
+                            listing(state, frame["p"], out)
+                            assert out == a.fast(state, frame["p"], {}, False, False)
+                            compared += 1
+                finally:
+                    state._memo = None
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared > 100
+
+
 def plays_as_the_closures(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, game: meeple.Game, seeds: range
 ) -> None:
@@ -296,7 +326,7 @@ def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tm
 
 def test_a_kept_result_is_looked_up_where_the_def_is_called_without_calling_the_memo(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
-    boost = game.definition.actions["boost"].fast
+    boost = game.definition.actions["boost"].listing  # what a step's listing runs
     assert "s._kept.get('worth', _NOTHING_KEPT).get(v_c, _MISSING)" in boost.source
     ns = boost.__globals__
     memo_calls: list[tuple[str, Any]] = []
