@@ -1627,13 +1627,15 @@ def action_enumerator(
     default: Where,
     values_of: str | None = None,
     into: dict[Any, Any] | None = None,
+    exists: bool = False,
 ) -> Any:
     """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
     (with `first`, at most one: is there any?). With `values_of`, a parameter every later one of which has
     a domain: the values of that parameter some legal binding has, in order, each once (`first` unused),
     found in one pass that leaves a value at its first binding. With `into` (the Actions the enumerator
     made, to share them), `listing(s, me, out)`: the legal bindings with nothing bound and the cost to pay
-    appended to `out`, as a step's listing asks for them, without the tests of what is bound.
+    appended to `out`, as a step's listing asks for them, without the tests of what is bound. With
+    `exists`, `exists(s, me)`: whether there is such a binding (a stepwise action is offered if so).
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
@@ -1646,9 +1648,14 @@ def action_enumerator(
 
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
-    head = "def _enumerate(s, me, out):" if into is not None else "def _enumerate(s, me, bound, free, first):"
-    out = _Lines([head, *(["  out = []"] if into is None else []), "  v_me = me", "  try:"])
-    tested = into is None  # whether the generated lines test what is bound, a free cost, `first`
+    tested = into is None and not exists  # whether the lines test what is bound, a free cost, `first`
+    if exists:  # `out` is the answer, False until a binding is found
+        head = ["def _enumerate(s, me):", "  out = False"]
+    elif into is not None:
+        head = ["def _enumerate(s, me, out):"]
+    else:
+        head = ["def _enumerate(s, me, bound, free, first):", "  out = []"]
+    out = _Lines([*head, "  v_me = me", "  try:"])
     if values_of is not None:
         asked = [p for p, _ in params].index(values_of) + 1  # its level
         if asked == len(params) or any(domain is None for _, domain in params[asked - 1 :]):
@@ -1711,7 +1718,9 @@ def action_enumerator(
                 out.insert(at, f"{outer}{temp} = _UNSET")
     except Unsupported:
         return None
-    if values_of is None:
+    if exists:
+        out.add(f"{pad}return True")
+    elif values_of is None:
         pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
         made = f"_Action({name!r}, ({pairs}))"
         if params and not any(scope.get(p) in ("player", "piece") for p, _ in params):

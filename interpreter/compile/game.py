@@ -670,7 +670,7 @@ class GameCompiler:
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
         self.st.origins = {}
         self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
-        fast = listing = None
+        fast = listing = exists = None
         next_values: dict[str, Any] = {}
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             loops = (
@@ -686,6 +686,8 @@ class GameCompiler:
             fast = action_enumerator(*loops)
             if fast is not None and not spec.get("stepwise"):
                 listing = action_enumerator(*loops, into=fast.__globals__["_made"])
+            elif fast is not None:
+                exists = action_enumerator(*loops, exists=True)
             if fast is not None and spec.get("stepwise"):
                 for p in params:
                     values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
@@ -704,6 +706,7 @@ class GameCompiler:
             cost_memo,
             next_values,
             listing=listing,
+            exists=exists,
         )
 
     def choice_plans(

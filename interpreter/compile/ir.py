@@ -84,6 +84,9 @@ class ActionDef:
     # The generated listing of its legal bindings as a step lists them (nothing bound, the cost to pay):
     # `listing(s, me, out)` appends them to out (codegen's `action_enumerator` with `into`).
     listing: Any = None
+    # A stepwise action's generated test of whether any binding is legal with nothing bound and the cost
+    # to pay: `exists(s, me)`, asked before it is offered (`action_enumerator` with `exists`).
+    exists: Any = None
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:

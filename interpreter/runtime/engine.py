@@ -56,7 +56,9 @@ def completions(
 
 def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
     if a.stepwise:  # offered once; its parameters are then decided one at a time
-        if a.fast is not None:
+        if a.exists is not None and not bound and not free:
+            found = a.exists(s, me)
+        elif a.fast is not None:
             found = bool(a.fast(s, me, bound, free, True))
         else:
             found = next(completions(s, a, me, bound, free), None) is not None

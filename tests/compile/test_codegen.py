@@ -57,12 +57,14 @@ def test_every_action_of_a_seed_game_has_a_generated_enumerator(name):
 @pytest.mark.parametrize("name", SEED_GAMES)
 def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(name):
     """`listing(s, me, out)`, the step's own version of each action's loops (no test of a bound value, of a
-    free cost or of `first`), lists the same Actions as the enumerator, at every decision of random games."""
+    free cost or of `first`), lists the same Actions as the enumerator, at every decision of random games;
+    `exists(s, me)` of a stepwise action tells whether the enumerator finds a first binding."""
     game = meeple.load(ROOT / "games" / f"{name}.yaml", players=3)
     listers = game.definition.listers
     for a in game.definition.actions.values():
-        if a.listing is not None:
-            assert not any(word in a.listing.source for word in ("in bound", "not free", "if first"))
+        for made in (a.listing, a.exists):
+            if made is not None:
+                assert not any(word in made.source for word in ("in bound", "not free", "if first"))
     compared = 0
     for seed in (1, 2):
         state, rng = game.new_game(seed=seed), random.Random(seed)
@@ -72,12 +74,16 @@ def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(na
                 state._memo = {}  # as a listing has it
                 try:
                     for listing, a in listers[frame["ph"]][frame["st"]]:
-                        assert (listing is None) == a.stepwise
+                        assert (listing is None) == a.stepwise == (a.exists is not None)
                         if listing is not None:
                             out: list[Any] = []
                             listing(state, frame["p"], out)
                             assert out == a.fast(state, frame["p"], {}, False, False)
-                            compared += 1
+                        else:  # a stepwise action: offered when some binding is legal
+                            assert a.exists(state, frame["p"]) == bool(
+                                a.fast(state, frame["p"], {}, False, True)
+                            )
+                        compared += 1
                 finally:
                     state._memo = None
             state.apply(rng.choice(state.legal_actions()))
