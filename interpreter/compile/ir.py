@@ -92,6 +92,11 @@ class ActionDef:
     def inputs(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.params if p.domain is None)
 
+    @cached_property
+    def chosen(self) -> tuple[str, ...] | None:
+        """The names of the parameters in order when the player chooses every one (no input), else None."""
+        return None if self.inputs else tuple(p.name for p in self.params)
+
 
 @dataclass(frozen=True)
 class StepDef:

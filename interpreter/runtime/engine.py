@@ -73,6 +73,19 @@ def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
 
 def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
     """The next parameter's values that can still be completed, each as a (partial) action."""
+    chosen = a.chosen  # the commonest case first: no input, and the parameters decided so far in order
+    if chosen is not None and len(bound) < len(chosen) and tuple(bound) == chosen[: len(bound)]:
+        name = chosen[len(bound)]
+        if len(bound) == len(chosen) - 1 and a.fast is not None:  # the last: each listed action is one
+            return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
+        values = a.next_values.get(name)
+        if values is not None:  # the generated loops: each value that can be completed, in one pass
+            prefix = tuple(bound.items())
+            action = a.name
+            return [
+                Action(action, (*prefix, (name, value)), partial=True)
+                for value in values(s, me, bound, free, False)
+            ]
     free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
     if not free_params:
         return enumerate_action(s, a, me, bound, free) if bound else []
