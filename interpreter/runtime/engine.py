@@ -81,11 +81,17 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         values = a.next_values.get(name)
         if values is not None:  # the generated loops: each value that can be completed, in one pass
             prefix = tuple(bound.items())
-            action = a.name
-            return [
-                Action(action, (*prefix, (name, value)), partial=True)
-                for value in values(s, me, bound, free, False)
-            ]
+            made = a.partials
+            out = []
+            for value in values(s, me, bound, free, False):
+                key = (prefix, value)
+                found = made.get(key)
+                if found is None:
+                    found = Action(a.name, (*prefix, (name, value)), partial=True)
+                    if len(made) < _PARTIALS:
+                        made[key] = found
+                out.append(found)
+            return out
     free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
     if not free_params:
         return enumerate_action(s, a, me, bound, free) if bound else []
@@ -150,6 +156,7 @@ def bare_action(name: str) -> Action:
     return found
 
 
+_PARTIALS = 4096  # partly decided Actions of a stepwise action kept, at most (ActionDef.partials)
 _OFFERS: dict[str, Action] = {}  # the offer of each stepwise action with nothing bound yet
 
 

@@ -226,12 +226,16 @@ flow:
     (offer,) = state.legal_actions()
     state.apply("pick(…)")
     assert [str(a) for a in state.legal_actions()] == ["pick(a=1, …)", "pick(a=2, …)", "pick(a=3, …)"]
+    firsts = state.legal_actions()
     state.apply("pick(a=3, …)")
     assert [str(a) for a in state.legal_actions()] == ["pick(a=3, b=1)"]
     state.apply("pick(a=3, b=1)")
     assert state.pv[0]["coin"] == 31
-    # The next player is offered the same action, made once: nothing of it is decided yet.
+    # The next player is offered the same action, made once: nothing of it is decided yet; and so are the
+    # actions with its first value decided.
     assert state.to_move == 1 and state.legal_actions() == [offer] and state.legal_actions()[0] is offer
+    state.apply(offer)
+    assert all(a is b for a, b in zip(state.legal_actions(), firsts, strict=True))
 
 
 def test_end_turn_in_an_effect_passes_the_turn_at_once(tmp_path: Path) -> None:
