@@ -1524,7 +1524,21 @@ class SourceGen:
                 return f"({left} {node.ops[0]} {rights[0]})"
             if self.is_zone(node.rights[0], scope, local):  # a zone's dict, never none: Python's own test
                 return f"({left} {node.ops[0]} {rights[0]})"
+            if isinstance(node.rights[0], n.ListLit | n.ListComp | n.TupleLit):  # a list made here: not none
+                return f"({left} {node.ops[0]} {rights[0]})"
             helper = "_in" if node.ops[0] == "in" else "_not_in"
+            right = rights[0]
+            plain = _SIMPLE_ARG.match(right) or _REREAD.match(right)
+            if _SIMPLE_ARG.match(left) and (plain or not self.in_iterable):
+                # Written out (none is in nothing): a value that is a name or a constant first, so the
+                # order of what is worked out is the helper's; a list read at a cost kept in a temporary.
+                held = right
+                if not plain:
+                    held = f"_i{next(self.counter)}"
+                    right = f"({held} := {right})"
+                if node.ops[0] == "in":
+                    return f"({right} is not None and {left} in {held})"
+                return f"({right} is None or {left} not in {held})"
             return f"{helper}({left}, {rights[0]})"
         raise Unsupported("chained membership")
 

@@ -981,13 +981,47 @@ flow:
 """
 
 
+MAYBE_NONE_RULES = """
+game: {name: Membership, players: {min: 2, max: 2}}
+vars:
+  game: {held: none, rounds: 0}
+actions:
+  keep:
+    params: {x: "[1, 2, 3]"}
+    when: x in held
+    effect: [rounds += 1]
+  leave:
+    params: {x: "[1, 2, 3]"}
+    when: x not in held
+    effect: ["set held = [2, 3]", rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 4
+    do: [{choose: [keep, leave]}]
+"""
+
+
+def test_membership_of_a_value_that_may_be_none_is_written_out_and_nothing_is_in_none(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, MAYBE_NONE_RULES, players=2)
+    keep, leave = (game.definition.actions[a].listing.source for a in ("keep", "leave"))
+    assert "s.gv['held'] is not None and v_x in s.gv['held']" in keep
+    assert "s.gv['held'] is None or v_x not in s.gv['held']" in leave
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["leave(x=1)", "leave(x=2)", "leave(x=3)"]
+    state.apply("leave(x=1)")
+    assert [str(a) for a in state.legal_actions()] == ["keep(x=2)", "keep(x=3)", "leave(x=1)"]
+    plays_as_the_closures(tmp_path, monkeypatch, MAYBE_NONE_RULES, game, range(3))
+
+
 def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, DOMAINS_RULES, players=2)
     source = {name: game.definition.actions[name].fast.source for name in ("put", "column", "seat", "again")}
     assert "_b_distinct" not in source["put"] and "_b_distinct" not in source["seat"]
     assert "_b_distinct" in source["column"] and "_b_distinct" in source["again"]  # 0 1 2 0 1 2; 2 1 2
-    # Membership of a constant list is Python's own `in`; of a list made in play, `_in` (it may be none).
-    assert " not in _k" in source["again"] and "_in(v_x, [1, 2, " in source["again"]
+    # Membership of a constant list, or of a list written in the rule, is Python's own `in`.
+    assert " not in _k" in source["again"] and "(v_x in [1, 2, " in source["again"]
     offers = [str(a) for a in game.new_game(seed=1).legal_actions()]
     assert [a for a in offers if a.startswith("column")] == ["column(x=0)", "column(x=1)", "column(x=2)"]
     assert [a for a in offers if a.startswith("again")] == ["again(x=2)", "again(x=1)"]
