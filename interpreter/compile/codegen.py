@@ -1891,9 +1891,29 @@ def _level_lines(
                 continue
         out.add(f"{pad}if not {source}: {fail}", where_of(c))
     if cost is not None and cost[1] == level:
-        if isinstance(cost[0], n.BundleTerm):  # one resource: its count read, no bundle made
-            key, amount = gen.bundle_term(cost[0], scope, local)
-            check = f"_can_pay_one(s, me, {key}, {amount})"
-        else:
-            check = f"_can_pay(s, me, {gen.gen(cost[0], scope, local)})"
-        out.add(f"{pad}if {'not free and ' if tested else ''}not {check}: {fail}", where_of(cost[0]))
+        out.add(
+            f"{pad}if {'not free and ' if tested else ''}not {_pay_test(gen, cost[0], scope, local)}: {fail}",
+            where_of(cost[0]),
+        )
+
+
+def _pay_test(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]) -> str:
+    """The source of the test that `me` holds a cost, as `can_pay` tells: the counts read in place for one
+    resource whose name is plain, or for a bundle known when the rule is compiled (`1 rope + 1 bolt`)."""
+    if isinstance(cost, n.BundleTerm):  # one resource: its count read, no bundle made
+        key, amount = gen.bundle_term(cost, scope, local)
+        if not _SIMPLE_ARG.match(key):
+            return f"_can_pay_one(s, me, {key}, {amount})"
+        if re.fullmatch(r"\d+", amount):
+            return f"(s.pv[me].get({key}, 0) >= {amount})" if int(amount) else "True"
+        held = f"_c{next(gen.counter)}"
+        return f"(not ({held} := {amount}) or s.pv[me].get({key}, 0) >= {held})"
+    source = gen.gen(cost, scope, local)
+    value = gen.ns.get(source) if _CONST_NAME.match(source) else None
+    if not isinstance(value, Bundle) or type(value) is not Bundle or len(value) > 6:
+        return f"_can_pay(s, me, {source})"
+    if not value:
+        return "True"
+    record = f"_p{next(gen.counter)}"  # the player's record, read once
+    reads = " and ".join(f"{record}.get({k!r}, 0) >= {v!r}" for k, v in value.items())
+    return f"(({record} := s.pv[me]) is not None and {reads})"

@@ -1545,20 +1545,30 @@ actions:
     effect: [me.rate -= 1]
   bundle:
     cost: 1 coin + 1 gem
+  fee:
+    cost: 2 coin
 flow:
   - phase: play
     turns: clockwise
     repeat: true
-    do: [{choose: [buy, trade, bundle]}]
+    do: [{choose: [buy, trade, bundle, fee]}]
 """
 
 
 def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_bundle(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, PRICE_RULES, players=2)
     actions = game.definition.actions
-    assert "_can_pay_one(s, me, v_what, v_n)" in actions["buy"].fast.source
-    assert "_can_pay_one(s, me, v_what, s.pv[" in actions["trade"].fast.source
-    assert "_can_pay(s, me, _k" in actions["bundle"].fast.source  # two resources: the bundle's check
+    # The counts are read in place: an amount worked out once per binding (none is owed for a zero), a
+    # fixed amount, or each resource of a price known when the rule is compiled.
+    assert "_can_pay" not in "".join(actions[a].fast.source for a in ("buy", "trade", "bundle", "fee"))
+    assert re.search(
+        r"not \(_c\d+ := v_n\) or s\.pv\[me\]\.get\(v_what, 0\) >= _c", actions["buy"].fast.source
+    )
+    assert re.search(r"not \(_c\d+ := s\.pv\[", actions["trade"].fast.source)
+    assert re.search(
+        r"\.get\('coin', 0\) >= 1 and _p\d+\.get\('gem', 0\) >= 1", actions["bundle"].fast.source
+    )
+    assert "(s.pv[me].get('coin', 0) >= 2)" in actions["fee"].fast.source
     state = game.new_game(seed=1)
     offers = [str(a) for a in state.legal_actions()]
     # 2 coins and no gem: up to 2 coins, and 0 of anything (a zero price costs nothing).
@@ -1568,7 +1578,7 @@ def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_b
         "buy(n=1, what=coin)",
         "buy(n=2, what=coin)",
     ]
-    assert not [a for a in offers if a.startswith("trade") or a.startswith("bundle")]
+    assert not [a for a in offers if a.startswith("trade") or a.startswith("bundle")] and "fee" in offers
     state.apply("buy(n=0, what=gem)")
     assert state.pv[0]["gem"] == 1 and state.pv[0]["coin"] == 2
     plays_as_the_closures(tmp_path, monkeypatch, PRICE_RULES, game, range(4))
