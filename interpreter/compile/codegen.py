@@ -1072,7 +1072,12 @@ class SourceGen:
             if name in BOARD_QUERIES and name not in self.sym.defs and self.board is not None:
                 return len(node.args) == 1 and not node.kwargs and self.board_table_distinct(name)
             if name == "bundles" and name not in self.sym.defs and node.args:  # different multisets of cards
-                return self.is_zone(node.args[0], scope, local)
+                if self.is_zone(node.args[0], scope, local):
+                    return True
+                try:  # or of a player's resources, a bundle
+                    return _one_call(self.gen(node.args[0], scope, local), "_resources")
+                except Unsupported:
+                    return False
             return name in ("pieces", "pieces_at", "distinct") and name not in self.sym.defs
         if isinstance(node, n.ListComp):
             [*comps] = node.comps

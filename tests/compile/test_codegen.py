@@ -1619,6 +1619,10 @@ def test_a_players_resources_are_one_bundle_while_no_resource_changes_and_its_bu
     from meeple.values import Bundle, Player
 
     game = load_tiny(tmp_path, SWAP_RULES, players=2)
+    # The bundles of a player's resources are all different: no `distinct` asked of them again (those of
+    # `first(...).resources`, not known to be a player's, are asked).
+    source = game.definition.actions["offer"].listing.source
+    assert "for v_give in _b_bundles(s, _resources(s, v_me), 2):" in source
     state = game.new_game(seed=1)
     # Both hold 2 coins and a gem: a coin or two against the gem, or the gem against a coin or two.
     assert [str(a) for a in state.legal_actions() if a.name == "offer"] == [
