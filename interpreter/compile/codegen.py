@@ -791,6 +791,9 @@ class SourceGen:
         if isinstance(node, n.Attr):
             if " if " not in source:  # read in place, as cheap as the test of a temporary
                 return source
+        elif isinstance(node, n.Compare):  # of values that stay (`size(me.hand) >= me.quota`): kept too
+            if "s." not in source and "_h" not in source or self.might_draw(node):
+                return source
         elif isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.sym.defs:
             if self.may_draw(node.func.id):  # each call might draw again
                 return source
@@ -807,6 +810,19 @@ class SourceGen:
         temp = f"_h{next(self.counter)}"
         frame[1].append(temp)
         return f"({temp} if {temp} is not _UNSET else ({temp} := {source}))"
+
+    def might_draw(self, node: n.Node) -> bool:
+        """Whether working out an expression might draw from the random generator: it calls a built-in
+        that draws, a def that might (`may_draw`), or something other than a name."""
+        for called in _called_names(node):
+            if called is None:
+                return True
+            if called in self.sym.defs:
+                if self.may_draw(called):
+                    return True
+            elif called in _RANDOM_BUILTINS:
+                return True
+        return False
 
     def may_draw(self, name: str) -> bool:
         """Whether a def might draw from the random generator: it, or a def it calls at any depth, calls a

@@ -2529,6 +2529,51 @@ def test_two_bundles_are_told_disjoint_in_place(tmp_path, monkeypatch):
     plays_as_the_closures(tmp_path, monkeypatch, DISJOINT_RULES, game, range(1, 9))
 
 
+HOIST_COMPARE_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+vars:
+  game: {xs: [3, 1, 4, 1, 5], ys: [], rounds: 0}
+  player: {quota: 2}
+defs:
+  luck(n): "pick(xs) + n"
+actions:
+  grow:
+    params: {x: distinct(xs)}
+    when: len(ys) >= me.quota or x not in ys
+    effect: [add x to ys, rounds += 1]
+  gamble:
+    params: {x: distinct(xs)}
+    when: luck(0) > 3 or x == 1
+    effect: [rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 6
+    do: [{choose: [grow, gamble]}]
+"""
+
+
+def test_a_comparison_that_mentions_no_loop_name_is_worked_out_once_unless_it_may_draw(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, HOIST_COMPARE_RULES, players=2)
+    grow = game.definition.actions["grow"].listing.source
+    gamble = game.definition.actions["gamble"].listing.source
+    # len(ys) >= me.quota is the same for every x: kept in a temporary at its first use
+    assert re.search(
+        r"\(_h\d+ := \([^\n]*_b_len\(s, s\.gv\['ys'\]\)\)\) >= s\.pv\[v_me\]\['quota'\]\)\)", grow
+    )
+    # luck(0) draws at random: each x draws again, as the closures do
+    assert "'luck'" in gamble and not re.search(r"_h\d+ := [^\n]*'luck'", gamble)
+    state = game.new_game(seed=1)
+    state.apply("grow(x=3)")  # one grown, fewer than the quota: only what is not grown
+    assert [str(a) for a in state.legal_actions() if a.name == "grow"] == [f"grow(x={x})" for x in (1, 4, 5)]
+    state.apply("grow(x=1)")  # two grown, the quota reached: anything again
+    assert [str(a) for a in state.legal_actions() if a.name == "grow"] == [
+        f"grow(x={x})" for x in (3, 1, 4, 5)
+    ]
+    plays_as_the_closures(tmp_path, monkeypatch, HOIST_COMPARE_RULES, game, range(1, 9))
+
+
 HOIST_DEF_RULES = """
 game: {name: Tiny, players: {min: 2, max: 2}}
 vars:
