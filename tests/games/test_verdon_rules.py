@@ -287,7 +287,7 @@ BOOK_WORDING = {
     ),
     "and path in rope_paths(me)": "and rope_reaches(me, path)",
     "corner in rope_ends(me) and far_enough(corner)": "far_enough(corner) and has_rope_at(me, corner)",
-    "and route.site in reach(me)": "and (owns_building(me, route.site) or has_rope_at(me, route.site))",
+    "route.site in reach(me) and": "(owns_building(me, route.site) or has_rope_at(me, route.site)) and",
     "blocked=[b.site for b in pieces('project') + pieces('route') if b.owner != p]": (
         "blocked=[b.site for b in pieces() if b.kind != 'fixed_rope' and b.owner != p]"
     ),
