@@ -792,7 +792,7 @@ class SourceGen:
             if " if " not in source:  # read in place, as cheap as the test of a temporary
                 return source
         elif isinstance(node, n.Compare):  # of values that stay (`size(me.hand) >= me.quota`): kept too
-            if "s." not in source and "_h" not in source or self.might_draw(node):
+            if ("s." not in source and "_h" not in source) or self.might_draw(node):
                 return source
         elif isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.sym.defs:
             if self.may_draw(node.func.id):  # each call might draw again
@@ -1931,7 +1931,7 @@ def _pay_test(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[st
         return f"(not ({held} := {amount}) or s.pv[me].get({key}, 0) >= {held})"
     source = gen.gen(cost, scope, local)
     value = gen.ns.get(source) if _CONST_NAME.match(source) else None
-    if not isinstance(value, Bundle) or type(value) is not Bundle or len(value) > 6:
+    if not isinstance(value, Bundle) or len(value) > 6:
         return f"_can_pay(s, me, {source})"
     if not value:
         return "True"

@@ -94,7 +94,8 @@ class ActionDef:
 
     @cached_property
     def partials(self) -> dict[Any, Any]:
-        """A stepwise action's partly decided Actions by the values decided and the next one, made once."""
+        """A stepwise action's partly decided Actions by the values decided and the next one, and their
+        types (a player and its number are equal, and print apart), made once."""
         return {}
 
     @cached_property

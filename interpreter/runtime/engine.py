@@ -81,14 +81,18 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         values = a.next_values.get(name)
         if values is not None:  # the generated loops: each value that can be completed, in one pass
             prefix = tuple(bound.items())
+            kinds = tuple([type(v) for v in bound.values()])  # a player equals its number: told apart
             made = a.partials
             out = []
             for value in values(s, me, bound, free, False):
-                key = (prefix, value)
-                found = made.get(key)
+                key: tuple[Any, ...] | None = (prefix, kinds, value, type(value))
+                try:
+                    found = made.get(key)
+                except TypeError:  # a value that cannot be hashed: made each time
+                    found = key = None
                 if found is None:
                     found = Action(a.name, (*prefix, (name, value)), partial=True)
-                    if len(made) < _PARTIALS:
+                    if key is not None and len(made) < _PARTIALS:
                         made[key] = found
                 out.append(found)
             return out

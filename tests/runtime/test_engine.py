@@ -238,6 +238,34 @@ flow:
     assert all(a is b for a, b in zip(state.legal_actions(), firsts, strict=True))
 
 
+def test_a_stepwise_value_equal_to_one_offered_before_is_offered_as_itself(tmp_path: Path) -> None:
+    # The second seat and the number 1 are equal values; each is offered as what it is.
+    game = tiny(
+        tmp_path,
+        """
+actions:
+  pick:
+    stepwise: true
+    params: {a: "[1, 2] if me.coin == 0 else [p for p in players if p.index == 1]", b: "[5, 6]"}
+    effect: [gain 1 coin]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [pick]}]
+""",
+    )
+    state = game.new_game(seed=1)
+    state.apply("pick(…)")
+    assert [str(a) for a in state.legal_actions()] == ["pick(a=1, …)", "pick(a=2, …)"]
+    state.apply("pick(a=1, …)")
+    state.apply("pick(a=1, b=5)")
+    for _ in range(2):  # the others' turns: the first pick of each
+        state.apply("pick(…)").apply("pick(a=1, …)").apply("pick(a=1, b=5)")
+    state.apply("pick(…)")  # p1 again, holding a coin
+    assert [str(a) for a in state.legal_actions()] == ["pick(a=p2, …)"]
+
+
 def test_end_turn_in_an_effect_passes_the_turn_at_once(tmp_path: Path) -> None:
     game = tiny(
         tmp_path,
