@@ -93,12 +93,6 @@ class ActionDef:
         return tuple(p.name for p in self.params if p.domain is None)
 
     @cached_property
-    def partials(self) -> dict[Any, Any]:
-        """A stepwise action's partly decided Actions by the values decided and the next one, and their
-        types (a player and its number are equal, and print apart), made once."""
-        return {}
-
-    @cached_property
     def chosen(self) -> tuple[str, ...] | None:
         """The names of the parameters in order when the player chooses every one (no input), else None."""
         return None if self.inputs else tuple(p.name for p in self.params)

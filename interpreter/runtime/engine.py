@@ -81,21 +81,11 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         values = a.next_values.get(name)
         if values is not None:  # the generated loops: each value that can be completed, in one pass
             prefix = tuple(bound.items())
-            kinds = tuple([type(v) for v in bound.values()])  # a player equals its number: told apart
-            made = a.partials
-            out = []
-            for value in values(s, me, bound, free, False):
-                key: tuple[Any, ...] | None = (prefix, kinds, value, type(value))
-                try:
-                    found = made.get(key)
-                except TypeError:  # a value that cannot be hashed: made each time
-                    found = key = None
-                if found is None:
-                    found = Action(a.name, (*prefix, (name, value)), partial=True)
-                    if key is not None and len(made) < _PARTIALS:
-                        made[key] = found
-                out.append(found)
-            return out
+            action = a.name
+            return [
+                Action(action, (*prefix, (name, value)), partial=True)
+                for value in values(s, me, bound, free, False)
+            ]
     free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
     if not free_params:
         return enumerate_action(s, a, me, bound, free) if bound else []
@@ -160,7 +150,6 @@ def bare_action(name: str) -> Action:
     return found
 
 
-_PARTIALS = 4096  # partly decided Actions of a stepwise action kept, at most (ActionDef.partials)
 _OFFERS: dict[str, Action] = {}  # the offer of each stepwise action with nothing bound yet
 
 
