@@ -1763,15 +1763,20 @@ def action_enumerator(
             # when each is of a kind in _ATOMS (a name, a whole number or a bundle: equal only to its own
             # kind).
             key = f"v_{params[0][0]}" if len(params) == 1 else f"({''.join(f'v_{p}, ' for p, _ in params)})"
-            out.add(f"{pad}if {' and '.join(f'type(v_{p}) in _ATOMS' for p, _ in params)}:")
-            out.add(f"{pad}    _a = _made.get({key})")
-            out.add(f"{pad}    if _a is None:")
-            out.add(f"{pad}        _a = {made}")
-            out.add(f"{pad}        if len(_made) < {_MADE}:")
-            out.add(f"{pad}            _made[{key}] = _a")
-            out.add(f"{pad}    out.append(_a)")
-            out.add(f"{pad}else:")
-            out.add(f"{pad}    out.append({made})")
+            # Where only a domain gives the values (a step's listing), a site is a name: not tested.
+            checked = [p for p, _ in params if tested or scope.get(p) != "site"]
+            inner = pad + "    " if checked else pad
+            if checked:
+                out.add(f"{pad}if {' and '.join(f'type(v_{p}) in _ATOMS' for p in checked)}:")
+            out.add(f"{inner}_a = _made.get({key})")
+            out.add(f"{inner}if _a is None:")
+            out.add(f"{inner}    _a = {made}")
+            out.add(f"{inner}    if len(_made) < {_MADE}:")
+            out.add(f"{inner}        _made[{key}] = _a")
+            out.add(f"{inner}out.append(_a)")
+            if checked:
+                out.add(f"{pad}else:")
+                out.add(f"{pad}    out.append({made})")
         else:
             out.add(f"{pad}out.append({made})")
         if tested:

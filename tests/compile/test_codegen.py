@@ -90,6 +90,14 @@ def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(na
     assert compared > 100
 
 
+def test_a_steps_listing_finds_the_action_of_a_binding_of_sites_without_testing_their_kind():
+    # A site of the board is a name: where only the domains give the values, its kind goes untested.
+    game = meeple.load(ROOT / "games" / "climbers_of_verdon.yaml", players=4)
+    place = game.definition.actions["place_start"]
+    assert "in _ATOMS" in place.fast.source and "in _ATOMS" not in place.listing.source
+    assert "_a = _made.get((v_corner, v_tile, v_path, ))" in place.listing.source
+
+
 def plays_as_the_closures(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, game: meeple.Game, seeds: range
 ) -> None:
