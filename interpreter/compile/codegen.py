@@ -814,15 +814,7 @@ class SourceGen:
     def might_draw(self, node: n.Node) -> bool:
         """Whether working out an expression might draw from the random generator: it calls a built-in
         that draws, a def that might (`may_draw`), or something other than a name."""
-        for called in _called_names(node):
-            if called is None:
-                return True
-            if called in self.sym.defs:
-                if self.may_draw(called):
-                    return True
-            elif called in _RANDOM_BUILTINS:
-                return True
-        return False
+        return self._reaches_a_draw(node, set())
 
     def may_draw(self, name: str) -> bool:
         """Whether a def might draw from the random generator: it, or a def it calls at any depth, calls a
@@ -831,23 +823,24 @@ class SourceGen:
         may be hoisted (`hoisted`)."""
         found = self.drawing.get(name)
         if found is None:
-            found = self.drawing[name] = self._reaches_a_draw(name)
+            body = self.def_bodies.get(name)
+            found = self.drawing[name] = body is None or self._reaches_a_draw(body[0], {name})
         return found
 
-    def _reaches_a_draw(self, name: str) -> bool:
-        reached = {name}
-        todo = [name]
+    def _reaches_a_draw(self, node: n.Node, reached: set[str]) -> bool:
+        """Whether an expression, or a def it calls at any depth not in `reached`, might draw."""
+        todo = [node]
         while todo:
-            body = self.def_bodies.get(todo.pop())
-            if body is None:
-                return True
-            for called in _called_names(body[0]):
+            for called in _called_names(todo.pop()):
                 if called is None:
                     return True
                 if called in self.sym.defs:
                     if called not in reached:
                         reached.add(called)
-                        todo.append(called)
+                        body = self.def_bodies.get(called)
+                        if body is None:
+                            return True
+                        todo.append(body[0])
                 elif called in _RANDOM_BUILTINS:
                     return True
         return False

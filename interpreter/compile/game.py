@@ -688,7 +688,6 @@ class GameCompiler:
                 listing = action_enumerator(*loops, into=fast.__globals__["_made"])
             elif fast is not None:
                 exists = action_enumerator(*loops, exists=True)
-            if fast is not None and spec.get("stepwise"):
                 for p in params:
                     values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
                     if values is not None:

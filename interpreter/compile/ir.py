@@ -413,16 +413,15 @@ class GameDef:
         """A table per group of kept defs reading nothing but variables of named scopes (or nothing at
         all), in the order of `kept_defs`: the results of its defs by the values of those variables, shared
         by every state and game (`_refresher`)."""
-        return [{} for parts, _ in self.kept_defs if all(is_scope_part(p) for p in parts)]
+        return [{} for _ in valued_groups(self.kept_defs)]
 
     @cached_property
     def valued_kept(self) -> dict[str, tuple[dict[Any, Any], tuple[str, ...], tuple[tuple[str, str], ...]]]:
         """By def reading variables of named scopes and no other part of a state: its group's table, the
         names of the group's defs, and the (scope, variable) of each value that keys the table. An effect
         or the flow finds such a def's results there (codegen `_keepv1`) as a listing does in its state."""
-        valued = [(parts, names) for parts, names in self.kept_defs if all(is_scope_part(p) for p in parts)]
         out = {}
-        for (parts, names), table in zip(valued, self.valued_tables, strict=True):
+        for (parts, names), table in zip(valued_groups(self.kept_defs), self.valued_tables, strict=True):
             if parts:
                 variables = tuple(scope_variable(p) for p in parts)
                 out.update({name: (table, names, variables) for name in names})
@@ -462,6 +461,14 @@ def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> l
     return sorted({part for group_parts, _ in groups for part in group_parts})
 
 
+def valued_groups(
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The groups of kept defs that read nothing but variables of named scopes, or nothing at all: their
+    results are kept in a table by those variables' values (one table each, in this order)."""
+    return [(parts, names) for parts, names in groups if all(is_scope_part(p) for p in parts)]
+
+
 def _refresher(
     groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], tables: list[dict[Any, Any]]
 ) -> Callable[[Any], None]:
@@ -480,9 +487,7 @@ def _refresher(
     refresh (slot len(parts)): every change of one moves it too (Effects.set_scoped, reset_scope). So are
     the finer parts of the pieces only when `pieces` moved, where it is kept too."""
     parts = kept_parts(groups)
-    valued = [
-        (group_parts, names) for group_parts, names in groups if all(is_scope_part(p) for p in group_parts)
-    ]
+    valued = valued_groups(groups)
     lines = ["def refresh(s):", "    ver = s.ver", "    seen = s._kept_stamps"]
     lines += [f"    changed{k} = False" for k, (group_parts, _) in enumerate(valued) if group_parts]
     scoped = [part for part in parts if is_scope_part(part)]

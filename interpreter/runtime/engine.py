@@ -75,31 +75,25 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     """The next parameter's values that can still be completed, each as a (partial) action."""
     chosen = a.chosen  # the commonest case first: no input, and the parameters decided so far in order
     if chosen is not None and len(bound) < len(chosen) and tuple(bound) == chosen[: len(bound)]:
-        name = chosen[len(bound)]
-        if len(bound) == len(chosen) - 1 and a.fast is not None:  # the last: each listed action is one
+        nxt = a.params[len(bound)]
+        partial = len(bound) < len(chosen) - 1
+        if not partial and a.fast is not None:  # the last: each listed action is already the one to offer
             return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
-        values = a.next_values.get(name)
-        if values is not None:  # the generated loops: each value that can be completed, in one pass
-            prefix = tuple(bound.items())
-            action = a.name
-            return [
-                Action(action, (*prefix, (name, value)), partial=True)
-                for value in values(s, me, bound, free, False)
-            ]
-    free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
-    if not free_params:
-        return enumerate_action(s, a, me, bound, free) if bound else []
-    nxt = free_params[0]
-    partial = len(free_params) > 1
+    else:
+        free_params = [p for p in a.params if p.domain is not None and p.name not in bound]
+        if not free_params:
+            return enumerate_action(s, a, me, bound, free) if bound else []
+        nxt = free_params[0]
+        partial = len(free_params) > 1
+        if not partial and a.fast is not None and all(p.name in bound for p in a.params if p.domain is None):
+            # The last value to choose: one pass of the generated loops lists them all (its domain in
+            # order, each value once, since every other parameter is given).
+            at = a.params.index(nxt)
+            done = a.fast(s, me, bound, free, False)
+            if at == len(a.params) - 1 and list(bound) == [p.name for p in a.params[:at]]:
+                return done  # given in the order declared, each listed action is already the one to offer
+            return [Action(a.name, (*bound.items(), (nxt.name, d.params[at][1]))) for d in done]
     prefix = tuple(bound.items())
-    if not partial and a.fast is not None and all(p.name in bound for p in a.params if p.domain is None):
-        # The last value to choose: one pass of the generated loops lists them all (its domain in order,
-        # each value once, since every other parameter is given).
-        at = a.params.index(nxt)
-        done = a.fast(s, me, bound, free, False)
-        if at == len(a.params) - 1 and list(bound) == [p.name for p in a.params[:at]]:
-            return done  # given in the order declared, each listed action is already the one to offer
-        return [Action(a.name, (*prefix, (nxt.name, d.params[at][1]))) for d in done]
     values = a.next_values.get(nxt.name) if partial else None
     if values is not None:  # the generated loops: each value that can be completed, in one pass
         return [
