@@ -202,3 +202,15 @@ class Action:
         return f"{self.name}({inner})" if inner or self.params else self.name
 
     __repr__ = __str__
+
+
+_OFFERS: dict[str, Action] = {}  # the offer of each stepwise action with nothing decided yet
+
+
+def stepwise_offer(name: str) -> Action:
+    """`offer_trade(…)`: a stepwise action offered with none of its parameters decided, made once and
+    listed again and again (by a step's generated listing and by the engine alike)."""
+    found = _OFFERS.get(name)
+    if found is None:
+        found = _OFFERS[name] = Action(name, (), partial=True)
+    return found

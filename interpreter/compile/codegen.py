@@ -1663,7 +1663,8 @@ def action_enumerator(
     found in one pass that leaves a value at its first binding. With `into` (the Actions the enumerator
     made, to share them), `listing(s, me, out)`: the legal bindings with nothing bound and the cost to pay
     appended to `out`, as a step's listing asks for them, without the tests of what is bound. With
-    `exists`, `exists(s, me)`: whether there is such a binding (a stepwise action is offered if so).
+    `exists` (a stepwise action), `listing(s, me, out)` that appends the action's offer with nothing
+    decided (`name(…)`) if there is such a binding.
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
@@ -1672,14 +1673,12 @@ def action_enumerator(
     `default` (the action).
     """
     from meeple.compile.expressions import free_names
-    from meeple.values import Action
+    from meeple.values import Action, stepwise_offer
 
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
     tested = into is None and not exists  # whether the lines test what is bound, a free cost, `first`
-    if exists:  # `out` is the answer, False until a binding is found
-        head = ["def _enumerate(s, me):", "  out = False"]
-    elif into is not None:
+    if exists or into is not None:
         head = ["def _enumerate(s, me, out):"]
     else:
         head = ["def _enumerate(s, me, bound, free, first):", "  out = []"]
@@ -1746,8 +1745,9 @@ def action_enumerator(
                 out.insert(at, f"{outer}{temp} = _UNSET")
     except Unsupported:
         return None
-    if exists:
-        out.add(f"{pad}return True")
+    if exists:  # the first binding found: the action is offered, its values decided one by one
+        out.add(f"{pad}out.append({gen.const(stepwise_offer(name))})")
+        out.add(f"{pad}return out")
     elif values_of is None:
         pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
         made = f"_Action({name!r}, ({pairs}))"

@@ -670,7 +670,7 @@ class GameCompiler:
         effect = self.st.block(spec.get("effect"), (*where, "effect"), scope)
         self.st.origins = {}
         self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
-        fast = listing = exists = None
+        fast = listing = None
         next_values: dict[str, Any] = {}
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             loops = (
@@ -687,7 +687,7 @@ class GameCompiler:
             if fast is not None and not spec.get("stepwise"):
                 listing = action_enumerator(*loops, into=fast.__globals__["_made"])
             elif fast is not None:
-                exists = action_enumerator(*loops, exists=True)
+                listing = action_enumerator(*loops, exists=True)
                 for p in params:
                     values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
                     if values is not None:
@@ -705,7 +705,6 @@ class GameCompiler:
             cost_memo,
             next_values,
             listing=listing,
-            exists=exists,
         )
 
     def choice_plans(

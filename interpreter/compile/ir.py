@@ -82,11 +82,9 @@ class ActionDef:
     list_reads: tuple[str, ...] | None = None
     may_decide: bool = True  # its effect grants an action or performs something that might (GameDef.deciding)
     # The generated listing of its legal bindings as a step lists them (nothing bound, the cost to pay):
-    # `listing(s, me, out)` appends them to out (codegen's `action_enumerator` with `into`).
+    # `listing(s, me, out)` appends them to out (codegen's `action_enumerator` with `into`); a stepwise
+    # action's appends its offer with nothing decided, `name(…)`, when any binding is legal (with `exists`).
     listing: Any = None
-    # A stepwise action's generated test of whether any binding is legal with nothing bound and the cost
-    # to pay: `exists(s, me)`, asked before it is offered (`action_enumerator` with `exists`).
-    exists: Any = None
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:
@@ -373,13 +371,10 @@ class GameDef:
     @cached_property
     def listers(self) -> list[list[tuple[tuple[Any, ActionDef], ...]]]:
         """By phase and step: each action a `choose` step offers, with its generated listing (`listing(s,
-        me, out)`) where the step may call it straight (not stepwise), else None."""
+        me, out)`) where it has one, else None."""
         return [
             [
-                tuple(
-                    (None if a.stepwise else a.listing, a)
-                    for a in (self.actions[name] for name in step.actions)
-                )
+                tuple((a.listing, a) for a in (self.actions[name] for name in step.actions))
                 for step in phase.steps
             ]
             for phase in self.phases

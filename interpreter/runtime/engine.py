@@ -10,7 +10,7 @@ from meeple.compile.ir import ActionDef
 from meeple.errors import IllegalActionError, RuleRuntimeError
 from meeple.runtime import simultaneous as simul
 from meeple.runtime.narration import Unit, action_line, begin_action
-from meeple.values import Action, Player
+from meeple.values import Action, Player, stepwise_offer
 
 SKIP = "skip"
 WIN = "win"  # with a player, the key of the counters at which the win condition last failed for them
@@ -56,9 +56,9 @@ def completions(
 
 def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], free: bool) -> list[Action]:
     if a.stepwise:  # offered once; its parameters are then decided one at a time
-        if a.exists is not None and not bound and not free:
-            found = a.exists(s, me)
-        elif a.fast is not None:
+        if a.listing is not None and not bound and not free:  # its offer, if any binding is legal
+            return a.listing(s, me, [])  # type: ignore[no-any-return]
+        if a.fast is not None:
             found = bool(a.fast(s, me, bound, free, True))
         else:
             found = next(completions(s, a, me, bound, free), None) is not None
@@ -141,17 +141,6 @@ def bare_action(name: str) -> Action:
     found = _BARE.get(name)
     if found is None:
         found = _BARE[name] = Action(name)
-    return found
-
-
-_OFFERS: dict[str, Action] = {}  # the offer of each stepwise action with nothing bound yet
-
-
-def stepwise_offer(name: str) -> Action:
-    """`offer_trade(…)`: a stepwise action offered with none of its parameters decided, made once."""
-    found = _OFFERS.get(name)
-    if found is None:
-        found = _OFFERS[name] = Action(name, (), partial=True)
     return found
 
 

@@ -19,7 +19,7 @@ from meeple.compile import codegen, ir
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.compile.where import Where
 from meeple.rules.loader import SourceIndex
-from meeple.values import Bundle
+from meeple.values import Action, Bundle, stepwise_offer
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED_GAMES = sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
@@ -58,13 +58,12 @@ def test_every_action_of_a_seed_game_has_a_generated_enumerator(name):
 def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(name):
     """`listing(s, me, out)`, the step's own version of each action's loops (no test of a bound value, of a
     free cost or of `first`), lists the same Actions as the enumerator, at every decision of random games;
-    `exists(s, me)` of a stepwise action tells whether the enumerator finds a first binding."""
+    a stepwise action's lists its offer with nothing decided when the enumerator finds a first binding."""
     game = meeple.load(ROOT / "games" / f"{name}.yaml", players=3)
     listers = game.definition.listers
     for a in game.definition.actions.values():
-        for made in (a.listing, a.exists):
-            if made is not None:
-                assert not any(word in made.source for word in ("in bound", "not free", "if first"))
+        if a.listing is not None:
+            assert not any(word in a.listing.source for word in ("in bound", "not free", "if first"))
     compared = 0
     for seed in (1, 2):
         state, rng = game.new_game(seed=seed), random.Random(seed)
@@ -74,15 +73,15 @@ def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(na
                 state._memo = {}  # as a listing has it
                 try:
                     for listing, a in listers[frame["ph"]][frame["st"]]:
-                        assert (listing is None) == a.stepwise == (a.exists is not None)
-                        if listing is not None:
-                            out: list[Any] = []
-                            listing(state, frame["p"], out)
+                        assert listing is a.listing is not None
+                        out: list[Any] = []
+                        listing(state, frame["p"], out)
+                        if not a.stepwise:
                             assert out == a.fast(state, frame["p"], {}, False, False)
-                        else:  # a stepwise action: offered when some binding is legal
-                            assert a.exists(state, frame["p"]) == bool(
-                                a.fast(state, frame["p"], {}, False, True)
-                            )
+                        else:  # offered, with nothing decided, when some binding is legal
+                            found = a.fast(state, frame["p"], {}, False, True)
+                            assert out == ([Action(a.name, (), partial=True)] if found else [])
+                            assert not out or out[0] is stepwise_offer(a.name)
                         compared += 1
                 finally:
                     state._memo = None
