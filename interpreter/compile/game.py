@@ -66,6 +66,11 @@ def plain(value: Any) -> Any:
     return value
 
 
+# Parts that change at most decisions (a cost paid, a variable set): a kept def reading one has its results
+# dropped as often as a piece changes, whoever owns it (GameCompiler.kept_defs).
+_DROPPING_ALL = frozenset({"pieces", "pv", "res"})
+
+
 class GameCompiler:
     """One pass per section, all diagnostics collected into one sink."""
 
@@ -436,14 +441,26 @@ class GameCompiler:
 
     def kept_defs(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """The defs with generated source whose results may be kept while the parts of a state they read
-        do not change, grouped by those parts: every def they call is known and none draws at random."""
+        do not change, grouped by those parts: every def they call is known and none draws at random.
+
+        A def of one parameter that reads the pieces its argument owns (`rope_ends(p)`: `pieces('fixed_rope',
+        owner=p)`) reads `pieces.K@=` (ir.OF_ARGUMENT): a change to the pieces of kind K of one player drops
+        only the result kept for that player (ir._refresher). Not where it reads a part that changes with
+        those pieces or more often (all the pieces, all of kind K, the players' variables): its results
+        are dropped as often, and testing each seat's counter would be work for nothing."""
         if self.ex.gen is None:
             return ()
         groups: dict[tuple[str, ...], list[str]] = {}
         for name, reads in self.def_reads.items():
             if name not in self.ex.gen.positional or not self.known_reads(reads):
                 continue
-            parts = self.expand_reads(reads)
+            params = self.sym.defs.get(name, ())
+            own = params[0] if len(params) == 1 else None
+            parts = self.expand_reads(reads, keep=own)
+            if own is not None:  # the argument's pieces, whatever the parameter's name
+                parts = {p.removesuffix(own) if p.endswith(OWNED + own) else p for p in parts}
+                if parts & _DROPPING_ALL or any(OWNED in p and coarse(p) in parts for p in parts):
+                    parts = {coarse(p) for p in parts}  # results dropped as often by another part
             if known_parts(parts):
                 groups.setdefault(tuple(sorted(parts)), []).append(name)
         # A metric's cheapest costs from a site are kept the same way (builtins.METRIC_KEPT), by the site

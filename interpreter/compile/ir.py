@@ -14,6 +14,7 @@ from meeple.compile.codegen import shared_dicts, shared_results
 from meeple.compile.expressions import Fn
 from meeple.compile.statements import Run
 from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part, scope_variable
+from meeple.values import Player
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
@@ -32,6 +33,11 @@ ROSTER = "roster"
 def known_parts(parts: set[str]) -> bool:
     """Whether these are all parts of a state with a change counter (no marker, no `rng`)."""
     return all(p in PARTS or is_scope_part(p) or p.startswith("pieces.") for p in parts)
+
+
+# A kept def's read of the pieces of kind K owned by its one argument, whatever its name
+# (GameCompiler.kept_defs): `pieces.K@=`, the OWNED marker with no name after it.
+OF_ARGUMENT = OWNED
 
 
 def coarse(part: str) -> str:
@@ -303,8 +309,9 @@ class GameDef:
     @cached_property
     def counted_parts(self) -> frozenset[str]:
         """The finer parts of `pieces` that get change counters: those some rule reads (`piece_parts`), a
-        part read for the player a name stands for as every seat's and as its kind's; and a player's pieces
-        of every kind (`pieces@i`) where a name's pieces of every kind are read (`pieces(owner=p)`)."""
+        part read for the player a name stands for as every seat's and as its kind's; a player's pieces
+        of every kind (`pieces@i`) where a name's pieces of every kind are read (`pieces(owner=p)`); and
+        the pieces of a kind of no one's (`pieces.K@-`) where a def is kept by seat (kept_parts)."""
         counted: set[str] = set()
         kinds_of: dict[str, set[str]] = {}  # by name: the kinds of the pieces it owns that are read
         seats = range(self.players)
@@ -316,6 +323,10 @@ class GameDef:
             counted.add(coarse(part))
         if any(kinds >= self.sym.piece_kinds for kinds in kinds_of.values()):
             counted.update(f"pieces@{i}" for i in seats)
+        for parts, _ in self.kept_defs:  # a def kept by seat: each seat's pieces and no one's (kept_parts)
+            counted.update(
+                p for part in parts if part.endswith(OF_ARGUMENT) for p in _each_owner(part, self.players)
+            )
         return frozenset(counted)
 
     @cached_property
@@ -401,7 +412,7 @@ class GameDef:
     def refresh_kept(self) -> Callable[[Any], None]:
         """A function dropping, in a state, the kept results of each group of defs a part of which changed
         since it was last refreshed: written out as straight lines, one test per part."""
-        return _refresher(self.kept_defs, self.valued_tables)
+        return _refresher(self.kept_defs, self.valued_tables, self.players)
 
     @cached_property
     def valued_tables(self) -> list[dict[Any, Any]]:
@@ -426,7 +437,7 @@ class GameDef:
     def kept_slots(self) -> int:
         """The length of a state's `_kept_stamps`: a counter per part kept defs read, and two more (the
         counter of every named scope's variables, then whether the defs reading nothing were taken)."""
-        return len(kept_parts(self.kept_defs)) + 2
+        return len(kept_parts(self.kept_defs, self.players)) + 2
 
     def piece_defaults(self, kind: str) -> dict[str, Any]:
         """The fields a new piece of a kind starts with (its definition's `fields`); not to be changed."""
@@ -451,9 +462,20 @@ def _no_parts(ver: dict[str, int]) -> tuple[()]:
     return ()
 
 
-def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> list[str]:
-    """The parts of a state some kept def reads, in the order of a state's `_kept_stamps`."""
-    return sorted({part for group_parts, _ in groups for part in group_parts})
+def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], players: int) -> list[str]:
+    """The parts of a state some kept def reads, in the order of a state's `_kept_stamps`: the pieces of
+    kind K of a def's argument (`pieces.K@=`) as those of each seat and of no owner's (`pieces.K@-`)."""
+    out: set[str] = set()
+    for group_parts, _ in groups:
+        for part in group_parts:
+            out.update(_each_owner(part, players) if part.endswith(OF_ARGUMENT) else (part,))
+    return sorted(out)
+
+
+def _each_owner(part: str, players: int) -> list[str]:
+    """`pieces.K@=` (of a def's argument) as the parts of each seat's pieces of kind K, then no owner's."""
+    base = part.removesuffix(OF_ARGUMENT)
+    return [*(f"{base}@{i}" for i in range(players)), f"{base}@-"]
 
 
 def valued_groups(
@@ -465,7 +487,7 @@ def valued_groups(
 
 
 def _refresher(
-    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], tables: list[dict[Any, Any]]
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], tables: list[dict[Any, Any]], players: int
 ) -> Callable[[Any], None]:
     """`refresh(s)`: for each part some kept def reads, if its change counter is not the one last seen
     (`s._kept_stamps`, one slot per part of `kept_parts`), note it and give each def reading the part a new
@@ -480,9 +502,19 @@ def _refresher(
 
     The variables of named scopes are tested only when the counter of them all (`sv`) moved since the last
     refresh (slot len(parts)): every change of one moves it too (Effects.set_scoped, reset_scope). So are
-    the finer parts of the pieces only when `pieces` moved, where it is kept too."""
-    parts = kept_parts(groups)
+    the finer parts of the pieces only when `pieces` moved, where it is kept too.
+
+    A def reading the pieces of kind K of its argument (`pieces.K@=`) keeps its results while the pieces
+    of kind K of the seat it was asked of stay: a change to seat i's drops only the results kept for the
+    seat i (`_drop_seat`, which keeps nothing asked of another value), one to pieces of no owner's all."""
+    parts = kept_parts(groups, players)
     valued = valued_groups(groups)
+    by_owner: dict[str, list[str]] = {}  # `pieces.K@i` -> the defs reading pieces of kind K of their argument
+    for group_parts, names in groups:
+        for part in group_parts:
+            if part.endswith(OF_ARGUMENT):
+                for each in _each_owner(part, players):
+                    by_owner.setdefault(each, []).extend(names)
     lines = ["def refresh(s):", "    ver = s.ver", "    seen = s._kept_stamps"]
     lines += [f"    changed{k} = False" for k, (group_parts, _) in enumerate(valued) if group_parts]
     scoped = [part for part in parts if is_scope_part(part)]
@@ -510,9 +542,14 @@ def _refresher(
             pad = "        "
         lines += [f"{pad}c = ver[{part!r}]", f"{pad}if seen[{i}] != c:", f"{pad}    seen[{i}] = c"]
         lines += [f"{pad}    changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
-        if readers:
+        seat = part.rpartition("@")[2] if part in by_owner else None  # `-`: no owner's pieces
+        if seat == "-":
+            readers += [name for name in by_owner[part] if name not in readers]
+        one_seat = [name for name in by_owner[part] if name not in readers] if seat not in (None, "-") else []
+        if readers or one_seat:
             lines.append(f"{pad}    kept = s._kept")
             lines += [f"{pad}    kept[{name!r}] = {{}}" for name in readers]
+            lines += [f"{pad}    _drop_seat(kept, {name!r}, {seat})" for name in one_seat]
     for k, (group_parts, names) in enumerate(valued):
         if group_parts:
             values = "".join("s.sv[{!r}][{!r}], ".format(*scope_variable(p)) for p in group_parts)
@@ -523,10 +560,18 @@ def _refresher(
                 f"        seen[{len(parts) + 1}] = True",
                 f"        _share(s, _T{k}, (), {names!r})",
             ]
-    ns: dict[str, Any] = {"_share": _share}
+    ns: dict[str, Any] = {"_share": _share, "_drop_seat": _drop_seat}
     ns.update({f"_T{k}": table for k, table in enumerate(tables)})
     exec(cache.compiled("\n".join(lines) + "\n", "<kept defs>"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]
+
+
+def _drop_seat(kept: dict[str, Any], name: str, seat: int) -> None:
+    """Drop the result a def kept for the seat `seat` (and any asked of what is not a seat), in a new dict:
+    a clone may share the old one."""
+    found = kept.get(name)
+    if found:
+        kept[name] = {k: v for k, v in found.items() if type(k) is Player and k != seat}
 
 
 def _share(s: Any, table: dict[Any, Any], key: tuple[Any, ...], names: tuple[str, ...]) -> None:

@@ -486,7 +486,7 @@ def test_the_scope_variables_are_tested_only_when_one_of_them_changed(tmp_path, 
         "[play, tag, clear]", "[play, tag, rest, clear]"
     )
     game = load_tiny(tmp_path, rules, players=2)
-    parts = ir.kept_parts(game.definition.kept_defs)
+    parts = ir.kept_parts(game.definition.kept_defs, 2)
     rank = parts.index("sv.trick.rank")
     state = game.new_game(seed=1)
     state.legal_actions()
@@ -533,7 +533,7 @@ flow:
 
 def test_the_finer_parts_of_the_pieces_are_tested_only_when_the_pieces_changed(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, PIECE_PARTS_RULES, players=2)
-    parts = ir.kept_parts(game.definition.kept_defs)
+    parts = ir.kept_parts(game.definition.kept_defs, 2)
     assert parts == ["pieces", "pieces.flag"]  # empty(c) reads every piece, flags() the flags alone
     state = game.new_game(seed=1)
     state.legal_actions()
@@ -545,6 +545,58 @@ def test_the_finer_parts_of_the_pieces_are_tested_only_when_the_pieces_changed(t
     assert [str(a) for a in state.legal_actions()] == ["plant(cell=b1)", "plant(cell=c1)", "rest"]
     assert state._kept_stamps[1] == state.ver["pieces.flag"]
     plays_as_the_closures(tmp_path, monkeypatch, PIECE_PARTS_RULES, game, range(1, 6))
+
+
+OWNED_PARTS_RULES = """
+game: {name: Tiny, players: {min: 2, max: 3}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 4, height: 1}}
+vars:
+  game: {turns: 0}
+defs:
+  mine(p): "count(distinct([b.site for b in pieces('stone', owner=p)]))"
+actions:
+  put:
+    params: {cell: cells}
+    when: mine(me) < 2 and len(pieces_at(cell)) == 0
+    effect: [place stone at cell for me]
+  drop:
+    params: {cell: cells}
+    when: len(pieces_at(cell)) == 0 and turns == 2
+    effect: [place stone at cell]
+  rest: {effect: [turns += 1]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: turns >= 5
+    do: [{choose: [put, drop, rest]}]
+"""
+
+
+def test_a_def_of_a_players_pieces_keeps_the_results_of_the_others_when_one_builds(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, OWNED_PARTS_RULES, players=2)
+    # mine(p) reads the stones of its argument: kept by seat, each seat's stones (and no one's) counted
+    assert (("pieces.stone" + ir.OF_ARGUMENT,), ("mine",)) in game.definition.kept_defs
+    parts = ["pieces.stone@-", "pieces.stone@0", "pieces.stone@1"]
+    assert ir.kept_parts(game.definition.kept_defs, 2) == parts and set(parts) <= set(
+        game.definition.counters
+    )
+    state = game.new_game(seed=1)
+    state.apply("rest")  # p1 rests, p2 lists: both results kept
+    state.legal_actions()
+    assert state._kept["mine"] == {0: 0, 1: 0}
+    state.apply("put(cell=a1)")  # p2's stone: p1's result stays, p2's is worked out again when asked
+    assert [str(a) for a in state.legal_actions()][:2] == ["put(cell=b1)", "put(cell=c1)"]
+    assert state._kept["mine"] == {0: 0}
+    state.apply("rest")  # turns is 2: a stone of no one's may be dropped
+    state.legal_actions()
+    assert state._kept["mine"] == {0: 0, 1: 1}
+    state.apply("drop(cell=d1)")  # a stone of no one's: every result dropped
+    state.legal_actions()
+    assert state._kept["mine"] == {0: 0}
+    plays_as_the_closures(tmp_path, monkeypatch, OWNED_PARTS_RULES, game, range(1, 9))
 
 
 def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
