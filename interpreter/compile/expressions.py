@@ -563,10 +563,18 @@ class ExprCompiler:
         bound, piece_vars, card_vars = set(self.bound), dict(self.piece_vars), set(self.card_vars)
         try:
             for comp in comps:
+                outer, self.reads = self.reads, set()
                 it = self.expr(comp.iter, inner)
                 t = self.element_type(comp.iter, inner)
                 one = len(comp.names) == 1
                 parts = self.piece_reads(comp.iter) if one else None
+                if one and not parts and self.pieces_here(comp.iter):
+                    parts = self.kinds_kept(comp.names[0], comp.conds)
+                    if parts:  # only pieces of those kinds are left: their changes alone count
+                        self.reads.discard("pieces")
+                        self.reads |= parts
+                        self.piece_parts |= parts
+                self.reads |= outer
                 cards = one and self.a_zone(comp.iter, inner)
                 for nm in comp.names:
                     inner[nm] = t
@@ -583,6 +591,35 @@ class ExprCompiler:
         finally:
             self.bound, self.piece_vars, self.card_vars = bound, piece_vars, card_vars
         return _nested_generator(levels, elt_fn)
+
+    def pieces_here(self, node: n.Node) -> bool:
+        """Whether an expression is `pieces_at(x)` (the built-in) of a name or a constant: all it reads
+        is the pieces."""
+        return (
+            isinstance(node, n.Call)
+            and isinstance(node.func, n.Name)
+            and node.func.id == "pieces_at"
+            and node.func.id not in self.sym.defs
+            and len(node.args) == 1
+            and not node.kwargs
+            and isinstance(node.args[0], (n.Name, n.StrLit))
+        )
+
+    def kinds_kept(self, name: str, conds: tuple[n.Node, ...]) -> set[str] | None:
+        """The parts of `pieces` of the kinds a comprehension's condition keeps of the pieces bound to
+        `name` (`b.kind in ['project', 'route']`, `b.kind == 'rope'`); None when none says."""
+        for cond in conds:
+            if not (isinstance(cond, n.Compare) and len(cond.ops) == 1 and cond.ops[0] in ("in", "==")):
+                continue
+            left, right = cond.left, cond.rights[0]
+            if not (isinstance(left, n.Attr) and left.name == "kind" and isinstance(left.obj, n.Name)):
+                continue
+            if left.obj.id != name:
+                continue
+            items = right.items if isinstance(right, n.ListLit) and cond.ops[0] == "in" else [right]
+            if items and all(isinstance(i, n.StrLit) and i.value in self.sym.piece_kinds for i in items):
+                return {f"pieces.{i.value}" for i in items}  # type: ignore[attr-defined]
+        return None
 
     def a_zone(self, node: n.Node, scope: Scope) -> bool:
         """Whether an expression is a zone of cards: a shared zone's name or a player's zone (`p.hand`)."""

@@ -464,11 +464,14 @@ def _no_parts(ver: dict[str, int]) -> tuple[()]:
 
 def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], players: int) -> list[str]:
     """The parts of a state some kept def reads, in the order of a state's `_kept_stamps`: the pieces of
-    kind K of a def's argument (`pieces.K@=`) as those of each seat and of no owner's (`pieces.K@-`)."""
+    kind K of a def's argument (`pieces.K@=`) as those of each seat and of no owner's (`pieces.K@-`), and
+    all the pieces where a finer part of them is read."""
     out: set[str] = set()
     for group_parts, _ in groups:
         for part in group_parts:
             out.update(_each_owner(part, players) if part.endswith(OF_ARGUMENT) else (part,))
+    if any(part.startswith("pieces.") for part in out):
+        out.add("pieces")  # every finer part moves with it: theirs tested only when it moved (_refresher)
     return sorted(out)
 
 

@@ -322,7 +322,8 @@ def test_def_results_are_kept_across_decisions_until_a_part_they_read_changes(tm
     game = load_tiny(tmp_path, KEPT_RULES, players=2)
     kept = dict((names, parts) for parts, group in game.definition.kept_defs for names in group)
     # Not lucky: it draws at random. The score (0 here) is a def too, as `score(p)` in an expression.
-    assert kept == {"stones": ("pieces",), "worth": ("gv", "pieces"), "score": ()}
+    # Of the pieces at a cell, stones reads only the stones (its condition keeps no other kind).
+    assert kept == {"stones": ("pieces.stone",), "worth": ("gv", "pieces.stone"), "score": ()}
     state = game.new_game(seed=1)
     state.apply("put(cell=a1)")
     assert "boost(cell=a1)" in map(str, state.legal_actions())
@@ -579,7 +580,7 @@ def test_a_def_of_a_players_pieces_keeps_the_results_of_the_others_when_one_buil
     game = load_tiny(tmp_path, OWNED_PARTS_RULES, players=2)
     # mine(p) reads the stones of its argument: kept by seat, each seat's stones (and no one's) counted
     assert (("pieces.stone" + ir.OF_ARGUMENT,), ("mine",)) in game.definition.kept_defs
-    parts = ["pieces.stone@-", "pieces.stone@0", "pieces.stone@1"]
+    parts = ["pieces", "pieces.stone@-", "pieces.stone@0", "pieces.stone@1"]  # guarded by all the pieces
     assert ir.kept_parts(game.definition.kept_defs, 2) == parts and set(parts) <= set(
         game.definition.counters
     )
@@ -597,6 +598,60 @@ def test_a_def_of_a_players_pieces_keeps_the_results_of_the_others_when_one_buil
     state.legal_actions()
     assert state._kept["mine"] == {0: 0}
     plays_as_the_closures(tmp_path, monkeypatch, OWNED_PARTS_RULES, game, range(1, 9))
+
+
+KIND_AT_RULES = """
+game: {name: Tiny, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}, flag: {supply: 9}, marker: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  game: {turns: 0}
+defs:
+  stones_at(c): "count([b for b in pieces_at(c) if b.kind in ['stone', 'marker']])"
+  flag_at(c): "first([b for b in pieces_at(c) if b.kind == 'flag'])"
+actions:
+  put:
+    params: {cell: cells}
+    when: stones_at(cell) == 0 and flag_at(cell) == none
+    effect: [place stone at cell for me]
+  plant:
+    params: {cell: cells}
+    when: flag_at(cell) == none
+    effect: [place flag at cell for me]
+  rest: {effect: [turns += 1]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: turns >= 4
+    do: [{choose: [put, plant, rest]}]
+"""
+
+
+def test_a_def_of_the_pieces_of_some_kinds_at_a_site_is_kept_while_other_kinds_change(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, KIND_AT_RULES, players=2)
+    kept = dict((name, parts) for parts, group in game.definition.kept_defs for name in group)
+    assert kept["stones_at"] == ("pieces.marker", "pieces.stone") and kept["flag_at"] == ("pieces.flag",)
+    assert ir.kept_parts(game.definition.kept_defs, 2)[0] == "pieces"  # the finer parts' guard
+    state = game.new_game(seed=1)
+    state.legal_actions()
+    stones = state._kept["stones_at"]
+    assert stones == {"a1": 0, "b1": 0, "c1": 0}
+    state.apply("plant(cell=a1)")  # a flag: what stands of the stones is still known
+    assert [str(a) for a in state.legal_actions()] == [
+        "put(cell=b1)",
+        "put(cell=c1)",
+        "plant(cell=b1)",
+        "plant(cell=c1)",
+        "rest",
+    ]
+    assert state._kept["stones_at"] is stones
+    assert state._kept["flag_at"]["a1"] is not None and state._kept["flag_at"]["b1"] is None
+    state.apply("put(cell=b1)")  # a stone: worked out again
+    state.legal_actions()
+    assert state._kept["stones_at"] is not stones and state._kept["stones_at"]["b1"] == 1
+    plays_as_the_closures(tmp_path, monkeypatch, KIND_AT_RULES, game, range(1, 9))
 
 
 def test_a_scope_variable_holding_a_list_is_shared_by_its_items(tmp_path):
