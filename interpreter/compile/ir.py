@@ -293,6 +293,22 @@ class GameDef:
         return [_counters_of(for_player(self.win_reads, "p", i)) for i in range(self.players)]
 
     @cached_property
+    def settle_counters(self) -> Callable[[dict[str, int]], Any] | None:
+        """The change counters of every part the awards and the win condition read, for any player, from a
+        state's: while they and the turn's player stay, settling again changes nothing (engine.settle).
+        None when one of them draws at random or reads what is not known."""
+        parts: set[str] = set()
+        for award in self.awards:
+            if "rng" in award.reads:
+                return None
+            parts.update(coarse(p) for p in award.reads)
+        if self.win is not None:
+            if self.win_reads is None:
+                return None
+            parts.update(coarse(p) for p in self.win_reads)
+        return _counters_of(tuple(sorted(parts)))
+
+    @cached_property
     def piece_keys(self) -> dict[tuple[str, Any], tuple[str, ...]]:
         """By a piece's kind and owner (a seat, or None), the names of the change counters a change to it
         moves besides `pieces`: of its kind's, its kind's of that owner (see OWNED) and its owner's, those

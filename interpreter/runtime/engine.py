@@ -14,6 +14,7 @@ from meeple.values import Action, Player, stepwise_offer
 
 SKIP = "skip"
 WIN = "win"  # with a player, the key of the counters at which the win condition last failed for them
+SETTLED = ("settled",)  # the key of the turn's player and the counters at which `settle` last ran
 
 
 # ---------------------------------------------------------------- enumeration
@@ -354,12 +355,26 @@ def push_pending(s: Any) -> None:
 
 
 def settle(s: Any) -> None:
-    """After every change: update the sticky awards, then check the win condition."""
+    """After every change: update the sticky awards, then check the win condition. Not again while the
+    turn's player and every part they read are as they were after the last time (GameDef.settle_counters):
+    neither can come out otherwise."""
     game = s.game
     if s.over:
         return
     if game.standing is not None:
         run_standing(s)
+    counters = game.settle_counters
+    if counters is None:
+        _settle(s, game)
+        return
+    seen = s.seen
+    if seen.get(SETTLED) == (s.turn_player, counters(s.ver)):
+        return
+    _settle(s, game)
+    seen[SETTLED] = (s.turn_player, counters(s.ver))  # the awards' holders as they now are
+
+
+def _settle(s: Any, game: Any) -> None:
     for award in game.awards:
         update_award(s, award)
     if game.win is None or s.turn_player is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from tiny_rules import load_tiny
 
 import meeple
+from meeple.runtime import engine
 
 RULES = """
 game: {name: Race, players: {min: 2, max: 2}}
@@ -81,6 +82,31 @@ def test_a_part_the_win_does_not_read_changing_leaves_the_check_skipped(tmp_path
     state.apply("walk")  # p2 walks (1 step, no win): the players' variables changed
     state.apply("ring")  # so p1's check runs again, and finds p1's 5 steps
     assert state.is_over and state.winners == [0]
+
+
+def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(tmp_path, monkeypatch):
+    rules = RULES.replace("WIN", "p.steps >= 3").replace(
+        "do: [{choose: [walk, ring, put, mine]}]", "do: [{choose: [walk, ring, put, mine], until: pass}]"
+    )
+    settled = []
+    monkeypatch.setattr(engine, "_settle", lambda s, g, run=engine._settle: settled.append(1) or run(s, g))
+    state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
+    for move in ("ring", "ring", "mine", "put(cell=a1)"):  # p1's turn: nothing the win reads changes
+        state.apply(move)
+    assert len(settled) == 1
+    state.pv[0]["steps"] = 5  # behind the engine's back: no counter moves, so no settling sees it
+    state.apply("ring")
+    assert len(settled) == 1 and not state.is_over
+    state.apply("walk")  # a variable the win reads: settled, and p1's 6 steps found
+    assert len(settled) == 2 and state.is_over and state.winners == [0]
+
+
+def test_the_next_players_win_is_checked_though_nothing_it_reads_changed(tmp_path):
+    state = load(tmp_path, "p.steps >= 3").new_game(seed=1)
+    state.apply("ring")  # p1's turn settles: p1's win fails; the bell is not read
+    state.pv[1]["steps"] = 5  # behind the engine's back: no counter moves
+    state.apply("ring")  # p2's turn: nothing the win reads changed, but the turn's player did
+    assert state.is_over and state.winners == [1]
 
 
 def test_a_resource_gained_leaves_a_check_of_the_variables_skipped_and_a_variable_does_not(tmp_path):
