@@ -535,7 +535,7 @@ class SourceGen:
             "_count_pieces": count_pieces,
             "_Bundle": Bundle,
             "_PieceRef": PieceRef,
-            "_SITES": frozenset(),  # the board's sites and
+            "_SITES": set(),  # the board's sites and
             "_CARDS": {},  # the definitions read in place by name (both filled by `fill_names`)
             "_D": self.positional,
             "_resources": _resources,
@@ -1019,7 +1019,7 @@ class SourceGen:
         is read through `_get_attr`. The definitions themselves, not copies: a tool that swaps a card's
         effect is seen."""
         sites = self.board.kind_of if self.board is not None else {}
-        self.ns["_SITES"] = frozenset(sites)
+        self.ns["_SITES"].update(sites)  # in place: an action's loops run in a copy of the namespace
         self.ns["_CARDS"].update({k: d for k, d in self.sym.definitions.items() if k not in sites})
 
     def is_site_field(self, name: str) -> bool:

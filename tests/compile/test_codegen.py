@@ -89,6 +89,21 @@ def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(na
     assert compared > 100
 
 
+def test_an_actions_loops_read_a_sites_fields_in_place():
+    # The loops run in a copy of the expressions' namespace, made before the board's sites were all known:
+    # they see the sites all the same, and a tile's terrain (`project.home.terrain`) is read off the site.
+    game = meeple.load(ROOT / "games" / "climbers_of_verdon.yaml", players=4)
+    ns = game.definition.actions["climb"].listing.__globals__
+    assert set(game.definition.board.kind_of) <= ns["_SITES"]
+    asked: list[Any] = []
+    ns["_get_attr"] = lambda s, obj, name, read=ns["_get_attr"]: asked.append(obj) or read(s, obj, name)
+    state, rng, listed = game.new_game(seed=3), random.Random(3), 0
+    while not state.is_over:
+        listed += any(a.name == "climb" for a in state.legal_actions())
+        state.apply(rng.choice(state.legal_actions()))
+    assert listed > 0 and not [obj for obj in asked if isinstance(obj, str)]
+
+
 def test_a_steps_listing_finds_the_action_of_a_binding_of_sites_without_testing_their_kind():
     # A site of the board is a name: where only the domains give the values, its kind goes untested.
     game = meeple.load(ROOT / "games" / "climbers_of_verdon.yaml", players=4)
