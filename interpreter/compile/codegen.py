@@ -193,10 +193,14 @@ MAX_RANGE = 100_000  # the values of one range `a..b`, so a mistyped bound canno
 _SMALL_INT = 1000  # a literal bound of a range looped over as Python's (`SourceGen.loop_range`)
 
 
-def _loop_frame(names: list[str]) -> tuple[re.Pattern[str], list[str]]:
+_OWN_TEMPS = re.compile(r"\b_[mi]\d+\b")  # a source's temporaries of a kept result or an item (`_m12`, `_i3`)
+
+
+def _loop_frame(names: list[str]) -> tuple[re.Pattern[str], list[str], dict[str, str]]:
     """A hoisting frame (`SourceGen.hoisting`) for the conditions of loops binding these names: a pattern
-    telling a source that mentions one of them, and the temporaries hoisted so far."""
-    return re.compile(r"\b(?:" + "|".join(f"v_{nm}" for nm in names) + r")\b"), []
+    telling a source that mentions one of them, the temporaries hoisted so far, and the temporary of each
+    source hoisted (the same source again takes the same one)."""
+    return re.compile(r"\b(?:" + "|".join(f"v_{nm}" for nm in names) + r")\b"), [], {}
 
 
 def only_fields_of(source: str, name: str) -> bool:
@@ -498,7 +502,7 @@ class SourceGen:
         self.subst: dict[str, str] = {}  # while writing out a def: its parameters' argument source
         # While a comprehension's conditions are written: the names its loops bind (as source) and the
         # temporaries its conditions' loop-invariant calls were given; None where none may be (`hoisted`).
-        self.hoisting: list[tuple[re.Pattern[str], list[str]] | None] = []
+        self.hoisting: list[tuple[re.Pattern[str], list[str], dict[str, str]] | None] = []
         self.in_iterable = 0  # how deep in comprehensions' iterables the source being written is (no `:=`)
         self.keys_of: dict[str, str] = {}  # per-player zone -> the name of its keys in the namespace
         self.site_field_names: set[str] | None = None  # the fields of the board's sites, once asked
@@ -807,8 +811,11 @@ class SourceGen:
             or not source.startswith(("_b_", "sum("))
         ):
             return source
-        temp = f"_h{next(self.counter)}"
-        frame[1].append(temp)
+        key = _OWN_TEMPS.sub("_", source)  # the same source but for the names of its own temporaries
+        temp = frame[2].get(key)
+        if temp is None:
+            temp = frame[2][key] = f"_h{next(self.counter)}"
+            frame[1].append(temp)
         return f"({temp} if {temp} is not _UNSET else ({temp} := {source}))"
 
     def might_draw(self, node: n.Node) -> bool:
@@ -1677,6 +1684,7 @@ def action_enumerator(
 
     local = {"me", *(p for p, _ in params)}
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
+    atoms: set[str] = set()  # the parameters whose domain is a constant of values of a kind in _ATOMS
     tested = into is None and not exists  # whether the lines test what is bound, a free cost, `first`
     if exists or into is not None:
         head = ["def _enumerate(s, me, out):"]
@@ -1709,6 +1717,8 @@ def action_enumerator(
                     values = gen.const(distinct(None, gen.ns[domain_source]))
                 except TypeError:  # a value that cannot be hashed: the closures report it in play, located
                     raise Unsupported("a constant domain of unhashable values") from None
+                if all(type(v) in _ATOMS for v in gen.ns[values]):
+                    atoms.add(pname)
                 members = _membership(checks[k], pname, level_of, k)
                 if members is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
                     order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
@@ -1719,7 +1729,7 @@ def action_enumerator(
             else:
                 values = f"_b_distinct(s, {domain_source})"
             home = max([level_of.get(x, 0) for x in uses if x in level_of], default=0)
-            if home < k - 1:
+            if home < k - 1 and not _CONST_NAME.match(values):
                 # The domain needs only names bound further out: worked out once there, on first use.
                 at = out.lines.index(f"{pads[home]}#{home}")
                 out.insert(at, f"{pads[home]}d_{pname} = None")
@@ -1756,8 +1766,9 @@ def action_enumerator(
             # when each is of a kind in _ATOMS (a name, a whole number or a bundle: equal only to its own
             # kind).
             key = f"v_{params[0][0]}" if len(params) == 1 else f"({''.join(f'v_{p}, ' for p, _ in params)})"
-            # Where only a domain gives the values (a step's listing), a site is a name: not tested.
-            checked = [p for p, _ in params if tested or scope.get(p) != "site"]
+            # Where only a domain gives the values (a step's listing), a site is a name, and a constant
+            # domain's values are known: not tested.
+            checked = [p for p, _ in params if tested or (scope.get(p) != "site" and p not in atoms)]
             inner = pad + "    " if checked else pad
             if checked:
                 out.add(f"{pad}if {' and '.join(f'type(v_{p}) in _ATOMS' for p in checked)}:")

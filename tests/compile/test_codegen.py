@@ -89,6 +89,18 @@ def test_a_steps_listing_appends_what_the_enumerator_lists_with_nothing_bound(na
     assert compared > 100
 
 
+def test_a_steps_listing_of_a_constant_domain_takes_its_values_as_they_are():
+    # trade(give, get), both among the resources: a step's listing tests neither value's type, loops over
+    # the constant domain itself, and works out camps_of(me), asked twice by trade_rate, once.
+    game = meeple.load(ROOT / "games" / "climbers_of_verdon.yaml", players=4)
+    trade = game.definition.actions["trade"]
+    source = trade.listing.source
+    assert "in _ATOMS" in trade.fast.source and "in _ATOMS" not in source
+    assert "d_get" not in source and re.search(r"for v_get in _k\d+:", source)
+    assert len(set(re.findall(r"(_h\d+) := \(_D\['camps_of", source))) == 1
+    # (that it lists what the enumerator does: test_a_steps_listing_appends_what_the_enumerator_lists...)
+
+
 def test_an_actions_loops_read_a_sites_fields_in_place():
     # The loops run in a copy of the expressions' namespace, made before the board's sites were all known:
     # they see the sites all the same, and a tile's terrain (`project.home.terrain`) is read off the site.
