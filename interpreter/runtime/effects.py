@@ -291,8 +291,15 @@ class Effects:
     # ------------------------------------------------------------ chance, grants, the end
 
     def roll(self, dice: int, sides: int, who: Player | None) -> int:
-        faces = [self.rng.randint(1, sides) for _ in range(dice)]
-        total = sum(faces)
+        below = getattr(self.rng, "_randbelow", None)
+        if below is not None and type(sides) is int and sides > 0:
+            # The very draws of randint(1, sides) (its randrange draws _randbelow(sides) and adds 1),
+            # without its checks of the arguments on every die: the same dice for the same seed.
+            total = dice
+            for _ in range(dice):
+                total += below(sides)
+        else:
+            total = sum([self.rng.randint(1, sides) for _ in range(dice)])
         if self.log is not None:
             self.say(f"  {who if who is not None else 'the game'} rolls {dice}d{sides}: {total}")
         return total

@@ -178,3 +178,13 @@ def test_a_generator_made_on_first_use_draws_as_one_seeded_at_the_start() -> Non
     while not state.is_over:
         state.apply(state.legal_actions()[-1])
         assert state._rng is None and state.clone()._rng is None
+
+
+def test_a_roll_draws_the_dice_randint_would_for_the_same_seed():
+    # A saved game's dice come from its seed: a roll takes exactly the draws of randint(1, sides) per die.
+    state = meeple.load("climbers_of_verdon", players=3).new_game(seed=SEED)
+    twin = random.Random()
+    twin.setstate(state.rng.getstate())
+    for dice, sides in ((2, 6), (1, 20), (3, 4), (1, 1), (4, 100)):
+        assert state.roll(dice, sides, None) == sum(twin.randint(1, sides) for _ in range(dice))
+    assert state.rng.getstate() == twin.getstate()
