@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from meeple.compile.builtins import placed, units
@@ -291,10 +292,11 @@ class Effects:
     # ------------------------------------------------------------ chance, grants, the end
 
     def roll(self, dice: int, sides: int, who: Player | None) -> int:
-        below = getattr(self.rng, "_randbelow", None)
-        if below is not None and type(sides) is int and sides > 0:
+        if type(self.rng) is random.Random and type(sides) is int and sides > 0:
             # The very draws of randint(1, sides) (its randrange draws _randbelow(sides) and adds 1),
-            # without its checks of the arguments on every die: the same dice for the same seed.
+            # without its checks of the arguments on every die: the same dice for the same seed. Only
+            # with Python's own generator: another (a test's scripted one) is asked for randint.
+            below = self.rng._randbelow
             total = dice
             for _ in range(dice):
                 total += below(sides)
