@@ -1254,6 +1254,10 @@ class SourceGen:
                     return f"len({args[0]})"
             if name in BOARD_QUERIES and self.board is not None:  # the topology never changes
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
+        if name == "first" and not node.kwargs and len(args) == 1:
+            where = self.pieces_at_first(node.args[0], scope, local)
+            if where is not None:  # nothing stands there (most sites): none, without the comprehension
+                return f"(_b_first(s, {args[0]}) if s.at.get({where}) else None)"
         if name in ("min", "max") and name not in self.sym.defs and not node.kwargs and len(args) >= 2:
             return f"{name}({', '.join(args)})"  # of its arguments: as Python's
         if name == "disjoint" and not node.kwargs and len(args) == 2 and all(_REREAD.match(a) for a in args):
@@ -1313,6 +1317,24 @@ class SourceGen:
                     source = f"s.at.get({site}, ())"
             clauses.append(head + source + conds)
         return element, " ".join(clauses), frame[1]
+
+    def pieces_at_first(self, node: n.Node, scope: dict[str, Any], local: set[str]) -> str | None:
+        """The source of the site of a comprehension whose first clause loops over `pieces_at(site)` (no
+        kind), when a name or a constant: its items are none where no piece stands. None otherwise."""
+        if not isinstance(node, n.ListComp):
+            return None
+        query = node.comps[0].iter
+        if not (
+            isinstance(query, n.Call)
+            and isinstance(query.func, n.Name)
+            and query.func.id == "pieces_at"
+            and query.func.id not in self.sym.defs
+            and len(query.args) == 1
+            and not query.kwargs
+        ):
+            return None
+        site = self.gen(query.args[0], scope, local)
+        return site if _SIMPLE_ARG.match(site) else None
 
     def site_of_pieces_at(self, node: n.Node, source: str) -> str | None:
         """The source of the site of `pieces_at(site)` (no kind), whose pieces are the ids of `s.at[site]`

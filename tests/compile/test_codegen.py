@@ -678,6 +678,11 @@ def test_a_def_of_the_pieces_of_some_kinds_at_a_site_is_kept_while_other_kinds_c
     state.apply("put(cell=b1)")  # a stone: worked out again
     state.legal_actions()
     assert state._kept["stones_at"] is not stones and state._kept["stones_at"]["b1"] == 1
+    # The first of the pieces at a cell where none stands is none at once, without the comprehension
+    closure = game.definition.defs["flag_at"].__closure__
+    flag_at = [c.cell_contents for c in closure if hasattr(c.cell_contents, "source")]
+    assert "(_b_first(s, [v_b for v_b in _b_pieces_at(s, v_c) " in flag_at[0].source
+    assert flag_at[0].source.endswith(" if s.at.get(v_c) else None)")
     plays_as_the_closures(tmp_path, monkeypatch, KIND_AT_RULES, game, range(1, 9))
 
 
