@@ -296,7 +296,7 @@ class Effects:
             # The very draws of randint(1, sides) (its randrange draws _randbelow(sides) and adds 1),
             # without its checks of the arguments on every die: the same dice for the same seed. Only
             # with Python's own generator: another (a test's scripted one) is asked for randint.
-            below = self.rng._randbelow
+            below = self.rng._randbelow  # type: ignore[attr-defined]  # CPython's, since 3.2
             total = dice
             for _ in range(dice):
                 total += below(sides)

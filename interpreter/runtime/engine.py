@@ -355,9 +355,9 @@ def push_pending(s: Any) -> None:
 
 
 def settle(s: Any) -> None:
-    """After every change: update the sticky awards, then check the win condition. Not again while the
-    turn's player and every part they read are as they were after the last time (GameDef.settle_counters):
-    neither can come out otherwise."""
+    """After every change: update the sticky awards, then check the win condition. Not again while every
+    part they read is as it was after the last time (GameDef.settle_counters), neither can come out
+    otherwise: nothing at all for the same turn's player, the win alone for another."""
     game = s.game
     if s.over:
         return
@@ -368,15 +368,26 @@ def settle(s: Any) -> None:
         _settle(s, game)
         return
     seen = s.seen
-    if seen.get(SETTLED) == (s.turn_player, counters(s.ver)):
-        return
-    _settle(s, game)
-    seen[SETTLED] = (s.turn_player, counters(s.ver))  # the awards' holders as they now are
+    stamp = counters(s.ver)
+    last = seen.get(SETTLED)
+    if last is not None and last[1] == stamp:
+        if last[0] == s.turn_player:
+            return
+        check_win(s, game)  # a new turn, nothing else changed: the awards' holders stay
+    else:
+        _settle(s, game)
+        stamp = counters(s.ver)  # the awards' holders as they now are
+    seen[SETTLED] = (s.turn_player, stamp)
 
 
 def _settle(s: Any, game: Any) -> None:
     for award in game.awards:
         update_award(s, award)
+    check_win(s, game)
+
+
+def check_win(s: Any, game: Any) -> None:
+    """The win condition of the players it is checked for now (the turn's, or every one from it)."""
     if game.win is None or s.turn_player is None:
         return
     if game.win_check == "own_turn":

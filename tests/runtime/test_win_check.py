@@ -101,6 +101,25 @@ def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(
     assert len(settled) == 2 and state.is_over and state.winners == [0]
 
 
+def test_a_new_turn_with_nothing_changed_checks_the_win_alone(tmp_path, monkeypatch):
+    rules = RULES.replace("WIN", "p.steps >= 3").replace(
+        "do: [{choose: [walk, ring, put, mine]}]", "do: [{choose: [walk, ring, put, mine], until: pass}]"
+    )
+    settled, checked = [], []
+    monkeypatch.setattr(engine, "_settle", lambda s, g, run=engine._settle: settled.append(1) or run(s, g))
+    monkeypatch.setattr(
+        engine, "check_win", lambda s, g, run=engine.check_win: checked.append(1) or run(s, g)
+    )
+    state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
+    state.apply("ring")  # p1: settled (the awards, none here, then the win)
+    state.apply("pass")
+    assert (len(settled), len(checked)) == (1, 1)
+    state.pv[1]["steps"] = 5  # behind the engine's back
+    state.apply("ring")  # p2's turn: nothing read changed, so the win alone, for p2, who has 5 steps
+    assert (len(settled), len(checked)) == (1, 2)
+    assert state.is_over and state.winners == [1]
+
+
 def test_the_next_players_win_is_checked_though_nothing_it_reads_changed(tmp_path):
     state = load(tmp_path, "p.steps >= 3").new_game(seed=1)
     state.apply("ring")  # p1's turn settles: p1's win fails; the bell is not read
