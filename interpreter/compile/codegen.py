@@ -196,6 +196,18 @@ _SMALL_INT = 1000  # a literal bound of a range looped over as Python's (`Source
 _OWN_TEMPS = re.compile(r"\b_[mi]\d+\b")  # a source's temporaries of a kept result or an item (`_m12`, `_i3`)
 
 
+def plain_pieces_at(node: n.Node, defs: Any) -> bool:
+    """Whether a node calls the built-in `pieces_at` (no def of that name in `defs`) with a site alone."""
+    return (
+        isinstance(node, n.Call)
+        and isinstance(node.func, n.Name)
+        and node.func.id == "pieces_at"
+        and node.func.id not in defs
+        and len(node.args) == 1
+        and not node.kwargs
+    )
+
+
 def _loop_frame(names: list[str]) -> tuple[re.Pattern[str], list[str], dict[str, str]]:
     """A hoisting frame (`SourceGen.hoisting`) for the conditions of loops binding these names: a pattern
     telling a source that mentions one of them, the temporaries hoisted so far, and the temporary of each
@@ -1324,14 +1336,7 @@ class SourceGen:
         if not isinstance(node, n.ListComp):
             return None
         query = node.comps[0].iter
-        if not (
-            isinstance(query, n.Call)
-            and isinstance(query.func, n.Name)
-            and query.func.id == "pieces_at"
-            and query.func.id not in self.sym.defs
-            and len(query.args) == 1
-            and not query.kwargs
-        ):
+        if not plain_pieces_at(query, self.sym.defs):
             return None
         site = self.gen(query.args[0], scope, local)
         return site if _SIMPLE_ARG.match(site) else None
@@ -1340,15 +1345,7 @@ class SourceGen:
         """The source of the site of `pieces_at(site)` (no kind), whose pieces are the ids of `s.at[site]`
         in order; None for any other value."""
         head = "_b_pieces_at(s, "
-        if (
-            isinstance(node, n.Call)
-            and isinstance(node.func, n.Name)
-            and node.func.id == "pieces_at"
-            and node.func.id not in self.sym.defs
-            and len(node.args) == 1
-            and not node.kwargs
-            and source.startswith(head)
-        ):
+        if plain_pieces_at(node, self.sym.defs) and source.startswith(head):
             return source[len(head) : -1]
         return None
 

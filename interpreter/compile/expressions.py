@@ -19,6 +19,7 @@ from meeple.compile.codegen import (
     index_value,
     lacks,
     number_range,
+    plain_pieces_at,
     zone_member,
 )
 from meeple.compile.symbols import OWNED, Path, Sink, Symbols, scope_part
@@ -595,15 +596,7 @@ class ExprCompiler:
     def pieces_here(self, node: n.Node) -> bool:
         """Whether an expression is `pieces_at(x)` (the built-in) of a name or a constant: all it reads
         is the pieces."""
-        return (
-            isinstance(node, n.Call)
-            and isinstance(node.func, n.Name)
-            and node.func.id == "pieces_at"
-            and node.func.id not in self.sym.defs
-            and len(node.args) == 1
-            and not node.kwargs
-            and isinstance(node.args[0], (n.Name, n.StrLit))
-        )
+        return plain_pieces_at(node, self.sym.defs) and isinstance(node.args[0], (n.Name, n.StrLit))
 
     def kinds_kept(self, name: str, conds: tuple[n.Node, ...]) -> set[str] | None:
         """The parts of `pieces` of the kinds a comprehension's condition keeps of the pieces bound to
