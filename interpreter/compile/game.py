@@ -66,8 +66,8 @@ def plain(value: Any) -> Any:
     return value
 
 
-# Parts that change at most decisions (a cost paid, a variable set): a kept def reading one has its results
-# dropped as often as a piece changes, whoever owns it (GameCompiler.kept_defs).
+# Parts whose change drops a kept def's results whichever seat's pieces changed: every piece changed moves
+# `pieces`, and the players' variables and resources change at most decisions (GameCompiler.kept_defs).
 _DROPPING_ALL = frozenset({"pieces", "pv", "res"})
 
 
