@@ -69,6 +69,17 @@ class Bundle(Mapping[str, int]):
         self._subs: dict[tuple[int, int], list[Bundle]] | None = None  # its `bundles`, once asked for
 
     @classmethod
+    def of_pairs(cls, names: Iterable[str], counts: Iterable[int]) -> Bundle:
+        """A bundle of names and their counts taken in step (the zero ones left out): `of_counts` without
+        the dict between."""
+        b = cls.__new__(cls)
+        b._d = {k: v for k, v in zip(names, counts) if v}
+        b._hash = None
+        b._units = None
+        b._subs = None
+        return b
+
+    @classmethod
     def of_counts(cls, counts: dict[str, int]) -> Bundle:
         """A bundle straight from a dict of counts (the zero ones left out), without `__init__`'s checks."""
         b = cls.__new__(cls)

@@ -467,7 +467,7 @@ def _resources(s: Any, p: Any) -> Bundle:
         if found is None:
             if len(alike) >= _HOLDINGS_KEPT:
                 alike.clear()
-            found = alike[counts] = Bundle.of_counts(dict(zip(game.sym.resources, counts, strict=True)))
+            found = alike[counts] = Bundle.of_pairs(game.sym.resources, counts)  # a count for each
         held[1][p] = found
     return found
 

@@ -105,3 +105,14 @@ def test_a_zones_distinct_names_and_extremes_are_of_the_cards_it_holds(zone: dic
     assert BUILTINS["distinct"](None, zone) == held
     assert BUILTINS["min"](None, zone) == (held[0] if held else None)
     assert BUILTINS["max"](None, zone) == (held[-1] if held else None)
+
+
+def test_a_bundle_of_names_and_counts_in_step_leaves_out_the_zero_ones():
+    made = Bundle.of_pairs(["rope", "nut", "bolt"], (2, 0, 1))
+    assert made == Bundle({"rope": 2, "bolt": 1}) == Bundle.of_counts({"rope": 2, "nut": 0, "bolt": 1})
+    assert (
+        "nut" not in made
+        and list(made) == ["rope", "bolt"]
+        and hash(made) == hash(Bundle({"bolt": 1, "rope": 2}))
+    )
+    assert Bundle.of_pairs(["rope"], [0]) == Bundle({})
