@@ -84,10 +84,14 @@ def test_a_part_the_win_does_not_read_changing_leaves_the_check_skipped(tmp_path
     assert state.is_over and state.winners == [0]
 
 
+# A turn of several actions, until the player passes: settling again in one turn can find nothing changed.
+MANY_A_TURN = RULES.replace("WIN", "p.steps >= 3").replace(
+    "do: [{choose: [walk, ring, put, mine]}]", "do: [{choose: [walk, ring, put, mine], until: pass}]"
+)
+
+
 def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(tmp_path, monkeypatch):
-    rules = RULES.replace("WIN", "p.steps >= 3").replace(
-        "do: [{choose: [walk, ring, put, mine]}]", "do: [{choose: [walk, ring, put, mine], until: pass}]"
-    )
+    rules = MANY_A_TURN
     settled = []
     monkeypatch.setattr(engine, "_settle", lambda s, g, run=engine._settle: settled.append(1) or run(s, g))
     state = load_tiny(tmp_path, rules, players=2).new_game(seed=1)
@@ -102,9 +106,7 @@ def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(
 
 
 def test_a_new_turn_with_nothing_changed_checks_the_win_alone(tmp_path, monkeypatch):
-    rules = RULES.replace("WIN", "p.steps >= 3").replace(
-        "do: [{choose: [walk, ring, put, mine]}]", "do: [{choose: [walk, ring, put, mine], until: pass}]"
-    )
+    rules = MANY_A_TURN
     settled, checked = [], []
     monkeypatch.setattr(engine, "_settle", lambda s, g, run=engine._settle: settled.append(1) or run(s, g))
     monkeypatch.setattr(
