@@ -70,8 +70,8 @@ class Bundle(Mapping[str, int]):
 
     @classmethod
     def of_pairs(cls, names: Iterable[str], counts: Iterable[int]) -> Bundle:
-        """A bundle of names and their counts taken in step (the zero ones left out): `of_counts` without
-        the dict between."""
+        """A bundle of names and their counts taken in step (the zero ones left out), without `__init__`'s
+        checks (`of_counts` of a dict, without making one)."""
         b = cls.__new__(cls)
         b._d = {k: v for k, v in zip(names, counts) if v}
         b._hash = None
@@ -82,12 +82,7 @@ class Bundle(Mapping[str, int]):
     @classmethod
     def of_counts(cls, counts: dict[str, int]) -> Bundle:
         """A bundle straight from a dict of counts (the zero ones left out), without `__init__`'s checks."""
-        b = cls.__new__(cls)
-        b._d = {k: v for k, v in counts.items() if v}
-        b._hash = None
-        b._units = None
-        b._subs = None
-        return b
+        return cls.of_pairs(counts, counts.values())
 
     def units(self) -> tuple[str, ...]:
         """Each unit once per copy, in name order (`2 rope + 1 nut`: nut, rope, rope); kept once made."""

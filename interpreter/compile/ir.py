@@ -494,7 +494,7 @@ def kept_parts(groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], play
 def _each_owner(part: str, players: int) -> list[str]:
     """`pieces.K@=` (of a def's argument) as the parts of each seat's pieces of kind K, then no owner's."""
     base = part.removesuffix(OF_ARGUMENT)
-    return [*(f"{base}@{i}" for i in range(players)), f"{base}@-"]
+    return [f"{base}@{_seat(owner)}" for owner in (*range(players), None)]
 
 
 def valued_groups(
@@ -561,10 +561,12 @@ def _refresher(
             pad = "        "
         lines += [f"{pad}c = ver[{part!r}]", f"{pad}if seen[{i}] != c:", f"{pad}    seen[{i}] = c"]
         lines += [f"{pad}    changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
-        seat = part.rpartition("@")[2] if part in by_owner else None  # `-`: no owner's pieces
-        if seat == "-":
+        seat = part.rpartition("@")[2] if part in by_owner else None
+        one_seat: list[str] = []
+        if seat == _seat(None):  # no owner's pieces: every result of the defs reading them
             readers += [name for name in by_owner[part] if name not in readers]
-        one_seat = [name for name in by_owner[part] if name not in readers] if seat not in (None, "-") else []
+        elif seat is not None:  # one seat's: only the results kept for that seat
+            one_seat = [name for name in by_owner[part] if name not in readers]
         if readers or one_seat:
             lines.append(f"{pad}    kept = s._kept")
             lines += [f"{pad}    kept[{name!r}] = {{}}" for name in readers]
