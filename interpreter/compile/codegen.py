@@ -692,6 +692,25 @@ class SourceGen:
                 return None  # a costly argument the body would compute more than once
         return self.with_args(params, args, lambda: f"({self.gen(node, {**scope, **typed}, set(params))})")
 
+    def least_amount(self, node: n.Node, depth: int = 0) -> int | None:
+        """The least whole number an amount can come to, known when the rule is compiled: a literal, the
+        lesser branch of a conditional, a sum of such, a call of a def written out whose body is one
+        (`trade_rate(me, r)`: 2, 3 or 4); None when it depends on the state."""
+        if isinstance(node, n.IntLit):
+            return node.value
+        if isinstance(node, n.IfExp | n.BinOp):
+            left, right = (node.body, node.orelse) if isinstance(node, n.IfExp) else (node.left, node.right)
+            if isinstance(node, n.BinOp) and node.op != "+":
+                return None
+            a, b = self.least_amount(left, depth), self.least_amount(right, depth)
+            if a is None or b is None:
+                return None
+            return min(a, b) if isinstance(node, n.IfExp) else a + b
+        if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.inline:
+            if depth < 8 and not node.kwargs:  # deep enough for any def a designer writes
+                return self.least_amount(self.inline[node.func.id][0], depth + 1)
+        return None
+
     def kept_first(
         self, name: str, nodes: tuple[n.Node, ...], args: list[str], scope: dict[str, Any], memoised: str
     ) -> str:
@@ -1955,6 +1974,10 @@ def _pay_test(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[st
             return f"_can_pay_one(s, me, {key}, {amount})"
         if re.fullmatch(r"\d+", amount):
             return f"(s.pv[me].get({key}, 0) >= {amount})" if int(amount) else "True"
+        least = gen.least_amount(cost.amount)
+        if least is not None and least > 0:  # too few for the least it can be: the amount is not worked out
+            have = f"_c{next(gen.counter)}"
+            return f"(({have} := s.pv[me].get({key}, 0)) >= {least} and {have} >= {amount})"
         held = f"_c{next(gen.counter)}"
         return f"(not ({held} := {amount}) or s.pv[me].get({key}, 0) >= {held})"
     source = gen.gen(cost, scope, local)

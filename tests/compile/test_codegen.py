@@ -1693,11 +1693,17 @@ actions:
     cost: 1 coin + 1 gem
   fee:
     cost: 2 coin
+  swap:  # a rate that is 1 or 3: fewer than 1 held, the rate is not worked out
+    params: {what: "['coin', 'gem']"}
+    cost: (rate(what)) [what]
+    effect: [gain 1 coin]
+defs:
+  rate(r): "1 if r == 'gem' else 3"
 flow:
   - phase: play
     turns: clockwise
     repeat: true
-    do: [{choose: [buy, trade, bundle, fee]}]
+    do: [{choose: [buy, trade, bundle, fee, swap]}]
 """
 
 
@@ -1715,6 +1721,11 @@ def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_b
         r"\.get\('coin', 0\) >= 1 and _p\d+\.get\('gem', 0\) >= 1", actions["bundle"].fast.source
     )
     assert "(s.pv[me].get('coin', 0) >= 2)" in actions["fee"].fast.source
+    # an amount that is at least 1 whatever the state: the count is tested against that first
+    assert re.search(
+        r"\(\(_c(\d+) := s\.pv\[me\]\.get\(v_what, 0\)\) >= 1 and _c\1 >= \(\(1 if",
+        actions["swap"].fast.source,
+    )
     state = game.new_game(seed=1)
     offers = [str(a) for a in state.legal_actions()]
     # 2 coins and no gem: up to 2 coins, and 0 of anything (a zero price costs nothing).
@@ -1724,9 +1735,12 @@ def test_a_price_of_one_resource_is_checked_against_its_count_without_making_a_b
         "buy(n=1, what=coin)",
         "buy(n=2, what=coin)",
     ]
-    assert not [a for a in offers if a.startswith("trade") or a.startswith("bundle")] and "fee" in offers
+    assert not [a for a in offers if a.startswith(("trade", "bundle", "swap"))] and "fee" in offers
     state.apply("buy(n=0, what=gem)")
     assert state.pv[0]["gem"] == 1 and state.pv[0]["coin"] == 2
+    state.apply("fee")  # p2
+    # 1 gem is the rate of a gem; 2 coins are not the 3 a coin costs
+    assert [str(a) for a in state.legal_actions() if a.name == "swap"] == ["swap(what=gem)"]
     plays_as_the_closures(tmp_path, monkeypatch, PRICE_RULES, game, range(4))
 
 
