@@ -995,76 +995,78 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
 
 @lru_cache(maxsize=8192)
 def _longest_trail(edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]) -> int:
+    joins = _corner_joins(edges, blocked)
     best = 0
-    for group in sorted(_trail_groups(edges, blocked), key=len, reverse=True):
-        if len(group) <= best:  # no trail in this group or a smaller one can be longer
+    for sides, corners in sorted(_trail_groups(joins), key=lambda g: g[0], reverse=True):
+        if sides <= best:  # no trail in this group or a smaller one can be longer
             break
-        best = max(best, _longest_in_group(group, blocked, best))
+        best = max(best, _longest_in_group(joins, corners, sides, best))
     return best
 
 
-def _trail_groups(
+def _corner_joins(
     edges: tuple[tuple[str, str, str], ...], blocked: frozenset[str]
-) -> list[list[tuple[str, str, str]]]:
-    """The sides split into groups that no trail leaves: sides meet in a group at corners not blocked (a
-    trail may end at a blocked corner but never passes through one). Each group lists its sides in the
-    order given; the groups come in the order of their first sides."""
-    at: dict[str, list[int]] = {}  # the sides meeting at each corner not blocked
-    for i, (_, a, b) in enumerate(edges):
-        if a not in blocked:
-            at.setdefault(a, []).append(i)
-        if b not in blocked:
-            at.setdefault(b, []).append(i)
-    seen = [False] * len(edges)
+) -> list[list[tuple[int, int]]]:
+    """The corners numbered in the order the sides meet them, each with its sides as (the side's bit, the
+    corner at its other end). A trail may end at a blocked corner but never pass it, so each side at a
+    blocked corner gets a corner of its own there (an end no trail passes)."""
+    number: dict[Any, int] = {}
+    joins: list[list[tuple[int, int]]] = []
+    for i, (side, a, b) in enumerate(edges):
+        key = (a, side) if a in blocked else a
+        one = number.get(key)
+        if one is None:
+            one = number[key] = len(joins)
+            joins.append([])
+        key = (b, side) if b in blocked else b
+        other = number.get(key)
+        if other is None:
+            other = number[key] = len(joins)
+            joins.append([])
+        joins[one].append((1 << i, other))
+        joins[other].append((1 << i, one))
+    return joins
+
+
+def _trail_groups(joins: list[list[tuple[int, int]]]) -> list[tuple[int, list[int]]]:
+    """The corners split into groups that no trail leaves, each as (its number of sides, its corners), in
+    the order of their first corners."""
+    group = [-1] * len(joins)
     groups = []
-    for i, edge in enumerate(edges):
-        if seen[i]:
+    for first, _ in enumerate(joins):
+        if group[first] >= 0:
             continue
-        seen[i] = True
-        members, todo = [i], [edge]
-        while todo:
-            _, a, b = todo.pop()
-            for corner in (a, b):
-                for j in at.get(corner, ()):
-                    if not seen[j]:
-                        seen[j] = True
-                        members.append(j)
-                        todo.append(edges[j])
-        members.sort()
-        groups.append([edges[j] for j in members])
+        k = len(groups)
+        group[first] = k
+        corners = [first]
+        ends = 0
+        for corner in corners:  # the list grows as the group is found
+            at = joins[corner]
+            ends += len(at)
+            for _, other in at:
+                if group[other] < 0:
+                    group[other] = k
+                    corners.append(other)
+        groups.append((ends // 2, corners))
     return groups
 
 
-def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str], best: int) -> int:
-    """The longest trail over the sides of one group (at least `best`).
+def _longest_in_group(
+    joins: list[list[tuple[int, int]]], corners: list[int], everything: int, best: int
+) -> int:
+    """The longest trail over the `everything` sides of one group (at least `best`).
 
-    A trail may end at a blocked corner but never pass it, so each side at a blocked corner gets a corner
-    of its own there (an end no trail passes). If the sides then form a tree, a trail is a path and the
-    longest is the tree's diameter: two walks. If every corner has an even number of sides, one closed
-    trail uses them all. Otherwise the sides are joined into chains between the corners where a trail may
-    turn, the trees hanging from the rings are cut off as arms, and the trails along the rings are walked
-    from every ring corner, each beginning and ending down the longest arms it can, stopping as soon as one
-    uses every side."""
-    number: dict[Any, int] = {}
-    joins: list[list[tuple[int, int]]] = []
-    for i, (side, a, b) in enumerate(group):
-        ends = []
-        for corner in (a, b):
-            key = (corner, side) if corner in blocked else corner
-            at = number.get(key)
-            if at is None:
-                at = number[key] = len(joins)
-                joins.append([])
-            ends.append(at)
-        joins[ends[0]].append((1 << i, ends[1]))
-        joins[ends[1]].append((1 << i, ends[0]))
-    everything = len(group)
-    if everything == len(joins) - 1:  # a tree (the group is joined): its longest path, between the corner
-        far, _ = _farthest(joins, 0)  # farthest from any corner and the corner farthest from that one
+    If the sides form a tree, a trail is a path and the longest is the tree's diameter: two walks. If every
+    corner has an even number of sides, one closed trail uses them all. Otherwise the sides are joined into
+    chains between the corners where a trail may turn, the trees hanging from the rings are cut off as arms,
+    and the trails along the rings are walked from every ring corner, each beginning and ending down the
+    longest arms it can, stopping as soon as one uses every side."""
+    if everything == len(corners) - 1:  # a tree: its longest path, between the corner farthest from any
+        far, _ = _farthest(joins, corners[0])  # corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
-    if not any(len(j) % 2 for j in joins):  # every corner even: one closed trail takes every side
+    if not any(len(joins[c]) % 2 for c in corners):  # every corner even: one closed trail takes every side
         return everything
-    ways = _chains(joins)
+    ways = _chains(joins, corners)
     # The trees hanging from the rings, pruned leaf by leaf: a trail that goes down one never comes back up,
     # so each is an arm as long as its longest way down from where it hangs, and a trail within one goes
     # down the two longest arms of one of its corners.
@@ -1109,7 +1111,7 @@ def _longest_in_group(group: list[tuple[str, str, str]], blocked: frozenset[str]
     return best
 
 
-def _chains(joins: list[list[tuple[int, int]]]) -> list[list[tuple[int, int, int]]]:
+def _chains(joins: list[list[tuple[int, int]]], corners: list[int]) -> list[list[tuple[int, int, int]]]:
     """The sides between corners where a trail may turn (those not met by exactly two sides) joined into
     chains: by corner, each chain leaving it as (its bit, the corner at its other end, its number of sides).
     A trail entering a chain goes on to its far end or stops there for good, and a longest trail starts at
@@ -1118,7 +1120,8 @@ def _chains(joins: list[list[tuple[int, int]]]) -> list[list[tuple[int, int, int
     ways: list[list[tuple[int, int, int]]] = [[] for _ in joins]
     walked = 0
     count = 0
-    for corner, at in enumerate(joins):
+    for corner in corners:
+        at = joins[corner]
         if len(at) == 2:
             continue
         for bit, nxt in at:

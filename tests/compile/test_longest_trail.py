@@ -172,28 +172,33 @@ def test_networks_on_a_hex_board_agree_with_the_plain_search(seed: int, size: in
 
 @settings(max_examples=300)
 @given(GRAPHS, st.frozensets(st.sampled_from(CORNERS)))
-def test_the_groups_split_the_sides_at_corners_not_blocked_keeping_their_order(
+def test_the_groups_split_the_sides_at_corners_not_blocked(
     edges: tuple[Edge, ...], blocked: frozenset[str]
 ) -> None:
-    from meeple.compile.builtins import _trail_groups
+    from meeple.compile.builtins import _corner_joins, _trail_groups
 
-    groups = _trail_groups(edges, blocked)
-    assert sorted(e for g in groups for e in g) == sorted(edges)  # every side once
-    firsts = [g[0] for g in groups]
-    assert firsts == sorted(firsts, key=edges.index)  # in the order of their first sides
-    for g in groups:
-        assert list(g) == sorted(g, key=edges.index)  # the order given
-        meets = {c for _, a, b in g for c in (a, b) if c not in blocked}
-        others = {c for h in groups if h is not g for _, a, b in h for c in (a, b) if c not in blocked}
-        assert not meets & others  # no group meets another at a corner a trail may pass
-        joined, todo = {g[0]}, [g[0]]  # and each is joined at such corners
+    joins = _corner_joins(edges, blocked)
+    # each corner a trail may pass once, a blocked one once for each side that ends there
+    passable = {c for _, a, b in edges for c in (a, b) if c not in blocked}
+    ends_blocked = sum((a in blocked) + (b in blocked) for _, a, b in edges)
+    assert len(joins) == len(passable) + ends_blocked
+    assert sorted(bit for at in joins for bit, _ in at) == sorted(
+        1 << i for i in range(len(edges)) for _ in "ab"
+    )
+    groups = _trail_groups(joins)
+    assert sorted(c for _, corners in groups for c in corners) == list(range(len(joins)))  # each corner once
+    assert [corners[0] for _, corners in groups] == sorted(corners[0] for _, corners in groups)
+    for sides, corners in groups:
+        inside = set(corners)
+        assert all(other in inside for c in corners for _, other in joins[c])  # no side leaves the group
+        assert sides == len({bit for c in corners for bit, _ in joins[c]})
+        joined, todo = {corners[0]}, [corners[0]]  # and each is joined
         while todo:
-            _, a, b = todo.pop()
-            for e in g:
-                if e not in joined and {a, b} & {e[1], e[2]} - blocked:
-                    joined.add(e)
-                    todo.append(e)
-        assert joined == set(g)
+            for _, other in joins[todo.pop()]:
+                if other not in joined:
+                    joined.add(other)
+                    todo.append(other)
+        assert joined == inside
 
 
 def test_a_side_named_twice_is_walked_once() -> None:
