@@ -1032,7 +1032,7 @@ def _trail_groups(joins: list[list[tuple[int, int]]]) -> list[tuple[int, list[in
     """The corners split into groups that no trail leaves, each as (its number of sides, its corners), in
     the order of their first corners."""
     group = [-1] * len(joins)
-    groups = []
+    groups: list[tuple[int, list[int]]] = []
     for first, _ in enumerate(joins):
         if group[first] >= 0:
             continue
