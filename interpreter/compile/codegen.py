@@ -449,6 +449,41 @@ def count_at(s: Any, site: Any, kind: Any) -> int:
     return found
 
 
+def site_bucket(s: Any, sites: tuple[str, ...] | list[str], field: str, value: Any) -> Any:
+    """The sites of a constant list whose field `field` is `value`, in the list's order (an effect's loop
+    `for: t in tiles` `if: t.number == r`): from an index of the list by that field, made again when the
+    state's sites change (another dict, or its change counter moved). Only for a field no statement sets,
+    which keeps the values the layout dealt: the whole list for one a statement sets (the loop's body might,
+    under the loop), or where the values cannot be keys."""
+    if field in s.game.fields_set:
+        return sites
+    held = s._site_index
+    records = s.sites
+    version = s.ver["sites"]
+    if held is None or held[0] is not records or held[1] != version:
+        held = s._site_index = (records, version, {})
+    key = (id(sites), field)
+    index = held[2].get(key)
+    if index is None:
+        index = {}
+        try:
+            for site in sites:
+                index.setdefault(records.get(site, _NO_FIELDS).get(field), []).append(site)
+        except TypeError:  # a value that cannot be a key: no index
+            index = _UNINDEXED
+        held[2][key] = index
+    if index is _UNINDEXED:
+        return sites
+    try:
+        return index.get(value, ())
+    except TypeError:  # asked of a value that cannot be a key: none is
+        return sites
+
+
+_NO_FIELDS: dict[str, Any] = {}  # the fields of a site that has none
+_UNINDEXED: dict[Any, Any] = {}  # the index of a list whose fields cannot be keys
+
+
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle. One bundle per player is kept
     while no player's resources change (the `res` change counter): the same bundle across decisions, and
@@ -527,7 +562,8 @@ class SourceGen:
             "_added": added,
             "_taken": taken,
             "_SEQ": (tuple, list),  # a value that is its own items and indexes in place
-            "_NO_FIELDS": {},  # the fields of a site-typed none (never written)
+            "_NO_FIELDS": _NO_FIELDS,  # the fields of a site-typed none (never written)
+            "_site_bucket": site_bucket,
             "_in": contains,
             "_among": among,
             "_not_in": lacks,

@@ -1090,6 +1090,7 @@ class GameCompiler:
             loops=tuple(lp for lp in self.loop_list if lp is not None),
             kept_defs=kept_defs,
             pure_defs=frozenset(name for parts, names in kept_defs if not parts for name in names),
+            fields_set=frozenset(name for name, _, _ in self.ex.field_sets),
             score=score,
             awards=awards,
             win=win,

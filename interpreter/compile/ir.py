@@ -260,6 +260,7 @@ class GameDef:
     kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # Of those, the ones that read no part of a state: their kept results hold in effects too (`_keep`).
     pure_defs: frozenset[str] = frozenset()
+    fields_set: frozenset[str] = frozenset()  # the fields some statement sets (of a piece or a site)
     bots: dict[str, Fn] = field(default_factory=dict)  # bot name -> its evaluation of a position for `p`
     rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
     # Piece references handed out by piece queries, kept per piece id while its record is the same one.

@@ -248,6 +248,7 @@ class StmtCompiler:
         finally:
             self.origins = saved
         names = head.names
+        bucket = self.site_bucket(head, cond_node, cond, t, inner)
 
         def loop(s: Any, b: dict[str, Any]) -> None:
             for value in list(units(it(s, b))):
@@ -259,8 +260,38 @@ class StmtCompiler:
                 if cond is None or cond(s, b):
                     body(s, b)
 
-        loop.plan = ("for", names, it, cond, body)  # type: ignore[attr-defined]
+        loop.plan = ("for", names, it, cond, body, bucket)  # type: ignore[attr-defined]
         return loop
+
+    def site_bucket(
+        self, head: n.ForClause, cond_node: n.Node | None, cond: Fn | None, element: str | None, scope: Scope
+    ) -> tuple[str, Fn] | None:
+        """For a loop over a board's sites (`tiles`) whose `if:` asks that a field of the site equal a value
+        that does not depend on it (`t.number == r`, alone or among others joined by `and`): the field and
+        the value, so that the loop visits only the sites whose field has that value (stmtgen); else None."""
+        if cond_node is None or getattr(cond, "source", None) is None or element != "site":
+            return None
+        if len(head.names) != 1 or not isinstance(head.iter, n.Name):
+            return None
+        site = head.names[0]
+        tests = (
+            cond_node.values if isinstance(cond_node, n.BoolOp) and cond_node.op == "and" else (cond_node,)
+        )
+        for test in tests:
+            if not isinstance(test, n.Compare) or test.ops != ("==",):
+                continue
+            for field_side, value in ((test.left, test.rights[0]), (test.rights[0], test.left)):
+                if (
+                    isinstance(field_side, n.Attr)
+                    and isinstance(field_side.obj, n.Name)
+                    and field_side.obj.id == site
+                    and isinstance(value, n.Name | n.IntLit | n.StrLit)
+                    and not (isinstance(value, n.Name) and value.id == site)
+                ):
+                    found = self.ex.expr(value, scope)
+                    if getattr(found, "source", None) is not None or hasattr(found, "const"):
+                        return field_side.name, found
+        return None
 
     def statement(self, text: str, path: Path, scope: Scope) -> Run | None:
         node = self.ex.parse_at(text, path, "stmt")

@@ -27,7 +27,9 @@ _MAX_LINES = 2_000  # a block longer than this stays closures (Python's compiler
 #   ("call", render, fns, where)   evaluate fns in order, then the line render(their sources), at `where`
 #   ("if", cond, then, orelse, test, scope)
 #                                  cond an expression (test its node, in scope), then / orelse runners
-#   ("for", names, it, cond, body) cond an expression or None, body a runner
+#   ("for", names, it, cond, body, bucket)
+#                                  cond an expression or None, body a runner; bucket None or (field, value):
+#                                  the loop runs over a board's sites and cond asks that field == value
 #   ("block", steps)               runners in order, stopping once the game is over
 
 
@@ -91,11 +93,13 @@ class _Writer:
                 self.add(pad, "else:")
                 self.branch(orelse, pad + "    ", stop)
         elif kind == "for":
-            _, names, it, cond, body = plan
+            _, names, it, cond, body, bucket = plan
             item = f"_i{next(self.temps)}"
             source = self.value(it, pad)
             if self.gen.constant_sequence(source) is None:  # a copy: the body may change what it loops over
                 source = f"list(_units({source}))"
+            elif bucket is not None:  # only the sites whose field has the value asked (cond still tests it)
+                source = f"_site_bucket(s, {source}, {bucket[0]!r}, {self.value(bucket[1], pad)})"
             self.add(pad, f"for {item} in {source}:", getattr(it, "where", None))
             inner = pad + "    "
             if len(names) == 1:

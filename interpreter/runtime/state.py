@@ -60,6 +60,7 @@ class State(Effects):
         # Each player's resources as a bundle, at a version of `res` (see codegen._resources).
         self._res_bundles: tuple[int | None, dict[Player, Bundle]] = (None, {})
         self._sites_shared = False
+        self._site_index: tuple[dict[str, Any], int, dict[Any, Any]] | None = None  # codegen.site_bucket
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
         self._holds = 0  # in such a copy: how many players before the one deciding have decided on it
         self.viewer: Player | None = None  # set in a player's view: what that player may know
@@ -176,6 +177,7 @@ class State(Effects):
         c._piece_lists = {}
         c._listed = None  # its frames are copies: none is the one listed
         c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
+        c._site_index = self._site_index  # of the sites they share (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
         c._holds = 0
         return c
@@ -189,6 +191,7 @@ class State(Effects):
         self._piece_lists = {}
         self._listed = None
         self._res_bundles = (None, {})
+        self._site_index = None
         self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * self.game.kept_slots

@@ -2776,3 +2776,74 @@ def test_a_def_call_that_mentions_no_loop_name_is_worked_out_once_unless_it_may_
     grown = [str(a) for a in state.legal_actions() if a.name == "grow"]
     assert grown == [f"grow(x={x})" for x in (3, 1, 4)]
     plays_as_the_closures(tmp_path, monkeypatch, HOIST_DEF_RULES, game, range(1, 9))
+
+
+HARVEST_RULES = """
+game: {name: Harvest, players: {min: 2, max: 2}}
+components: {resources: [grain]}
+board:
+  grid: {width: 6, height: 1}
+  layout:
+    - set: number
+      on: cells
+      shuffle: [1, 2, 2, 3, 3, 3]
+vars:
+  game: {rolled: 0, rounds: 0}
+actions:
+  harvest:
+    effect:
+      - roll 1d3 as r
+      - set rolled = r
+      - rounds += 1
+      - for: c in cells
+        if: c.number == r and c.x >= 0
+        do: [gain (c.x + 1) grain]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 8
+    do: [{choose: [harvest]}]
+"""
+
+
+def test_an_effects_loop_over_sites_asking_a_field_no_statement_sets_visits_only_the_sites_that_match(
+    tmp_path, monkeypatch
+):
+    game = load_tiny(tmp_path, HARVEST_RULES, players=2)
+    effect = game.definition.actions["harvest"].effect.source
+    assert "for _i" in effect and "in _site_bucket(s, _k" in effect and "'number', b['r'])" in effect
+    for seed in range(4):  # each game its own layout: each state indexes its own sites
+        state = game.new_game(seed=seed)
+        worth = {c: f["x"] + 1 for c, f in state.sites.items()}
+        numbers = {c: f["number"] for c, f in state.sites.items()}
+        while not state.is_over:
+            me = state.stack[-1]["p"]
+            before = state.pv[me]["grain"]
+            state.apply("harvest")
+            rolled = state.gv["rolled"]
+            # a cell at x is worth x + 1 grain: the sum over the cells with the number rolled
+            assert state.pv[me]["grain"] - before == sum(worth[c] for c, v in numbers.items() if v == rolled)
+    plays_as_the_closures(tmp_path, monkeypatch, HARVEST_RULES, game, range(3))
+
+
+def test_an_effects_loop_over_sites_asking_a_field_a_statement_sets_visits_every_site(tmp_path, monkeypatch):
+    # Each cell numbered 1 passes the number on to the cell east of it, which the same loop then visits.
+    rules = HARVEST_RULES.replace(
+        "do: [gain (c.x + 1) grain]",
+        "do:\n          - gain 1 grain\n          - for: d in neighbours(c)\n            if: d.x > c.x\n"
+        "            do: [set d.number = r]",
+    )
+    game = load_tiny(tmp_path, rules, players=2)
+    assert "number" in game.definition.fields_set
+    state = game.new_game(seed=1)
+    numbers = [state.sites[c]["number"] for c in sorted(state.sites)]
+    state.apply("harvest")
+    rolled = state.gv["rolled"]
+    first = numbers.index(rolled) if rolled in numbers else len(numbers)
+    # from the first cell with the number rolled to the east end: every cell
+    assert state.pv[0]["grain"] == len(numbers) - first
+    assert [state.sites[c]["number"] for c in sorted(state.sites)][first:] == [rolled] * (
+        len(numbers) - first
+    )
+    plays_as_the_closures(tmp_path, monkeypatch, rules, game, range(3))
