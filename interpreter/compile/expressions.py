@@ -343,7 +343,11 @@ class ExprCompiler:
             pass  # a card's field: written in the rules, never changed
         else:
             self.reads |= (
-                {"pieces"} if kind == "piece" else {"sites"} if kind == "site" else self.field_reads(name)
+                {"pieces"}
+                if kind == "piece"
+                else {"sites"}
+                if kind == "site"
+                else self.field_reads(name, node.obj)
             )
         get_attr = self.get_attr
         if is_const(obj):
@@ -352,21 +356,30 @@ class ExprCompiler:
                 return const(self.sym.definitions[value].get(name))
         return lambda s, b: get_attr(s, obj(s, b), name)
 
-    def field_reads(self, name: str) -> set[str]:
+    def field_reads(self, name: str, obj: n.Node | None = None) -> set[str]:
         """What reading the field `name` of a value of unknown type may read: a piece's or a site's field
         (the marker `field:NAME`, which the game's compiler resolves once every statement is compiled, to the
         parts of the kinds of things that have or are given such a field), and a player's only when players
-        have a field of that name (a definition's fields never change)."""
+        have a field of that name (a definition's fields never change): `player_part`, a zone of the player
+        a name stands for as such (`zones@=p`, see player_attr)."""
         sym = self.sym
         reads = {f"field:{name}"}
         if name in sym.player_fields():
-            reads.add(sym.player_part(name))
+            reads.add(self.player_part(name, obj))
         return reads
+
+    def player_part(self, name: str, obj: n.Node | None) -> str:
+        """The part of a state a player's field `name` is read from; a zone of the player a name (not one a
+        comprehension binds) stands for is in that player's zones (`zones@=p`: GameDef.zone_parts)."""
+        part = self.sym.player_part(name)
+        if part == "zones" and isinstance(obj, n.Name) and obj.id not in self.bound:
+            return f"zones{OWNED}{obj.id}"
+        return part
 
     def player_attr(self, node: n.Attr, obj: Fn) -> Fn:
         name = node.name
         sym = self.sym
-        self.reads.add(sym.player_part(name))
+        self.reads.add(self.player_part(name, node.obj))
         if name in sym.player_vars or name in sym.resources:
             return lambda s, b: s.pv[obj(s, b)][name]
         if name in sym.player_zones:

@@ -456,7 +456,9 @@ class GameCompiler:
                 continue
             params = self.sym.defs.get(name, ())
             own = params[0] if len(params) == 1 else None
-            parts = self.expand_reads(reads, keep=own)
+            # A player's zones are kept by all the zones: a def's cheap results are not worth a counter
+            # of each player's zones moved at every card's move (GameDef.zone_parts).
+            parts = {coarse(p) if p.startswith("zones@") else p for p in self.expand_reads(reads, keep=own)}
             if own is not None:  # the argument's pieces, whatever the parameter's name
                 parts = {p.removesuffix(own) if p.endswith(OWNED + own) else p for p in parts}
                 if parts & _DROPPING_ALL or any(OWNED in p and coarse(p) in parts for p in parts):

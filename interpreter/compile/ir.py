@@ -32,7 +32,7 @@ ROSTER = "roster"
 # or `pieces.K` elsewhere (`coarse`).
 def known_parts(parts: set[str]) -> bool:
     """Whether these are all parts of a state with a change counter (no marker, no `rng`)."""
-    return all(p in PARTS or is_scope_part(p) or p.startswith("pieces.") for p in parts)
+    return all(p in PARTS or is_scope_part(p) or p.startswith(("pieces.", "zones@")) for p in parts)
 
 
 # A kept def's read of the pieces of kind K owned by its one argument, whatever its name
@@ -352,7 +352,24 @@ class GameDef:
         the finer parts of `pieces` that are counted (piece_keys)."""
         finer = dict.fromkeys(key for keys in self.piece_keys.values() for key in keys)
         scoped = (scope_part(scope, name) for scope, names in self.sym.scopes.items() for name in names)
-        return (*PARTS, ROSTER, *scoped, *finer)
+        seats = [f"zones@{i}" for i in range(self.players)] if self.zone_parts else []
+        return (*PARTS, ROSTER, *scoped, *finer, *seats)
+
+    @cached_property
+    def zone_parts(self) -> dict[str, str]:
+        """By the key of a player's zone (`hand#2`), the change counter a change to its cards moves besides
+        `zones`: that of the player's zones (`zones@2`). Empty where neither the win condition nor an
+        award's measure reads the zones of a player for that player alone: nothing would ask those
+        counters (a def's results are kept by all the zones: GameCompiler.kept_defs)."""
+        reads = [*(self.win_reads or ()), *(p for a in self.awards for p in a.reads)]
+        if not any(p.startswith("zones@") for p in reads):
+            return {}
+        return {
+            key: f"zones@{key.rpartition('#')[2]}"
+            for zone in self.zones
+            if zone.per_player
+            for key in zone.key_names(self.players)
+        }
 
     @cached_property
     def query_parts(self) -> dict[tuple[Any, Any], str]:

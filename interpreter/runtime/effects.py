@@ -28,6 +28,7 @@ class Effects:
     log: list[str] | None
     rng: Any
     ver: dict[str, int]
+    _zone_parts: dict[str, str]
     next_id: int
     _sites_shared: bool
     _piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef], int]]
@@ -212,8 +213,22 @@ class Effects:
 
     # ------------------------------------------------------------ cards and zones
 
+    def zones_changed(self, src: str, dst: str) -> None:
+        """Count a change to the cards of two zones by the counter of the zones of each one's player, if it
+        is a player's (GameDef.zone_parts), by which a rule reading `p.hand` tells p's cards apart; the
+        caller counts the change to every zone (`zones`). Only in a game where a rule reads them so."""
+        parts = self._zone_parts
+        part = parts.get(src)
+        if part is not None:
+            self.ver[part] += 1
+        other = parts.get(dst)
+        if other is not None and other != part:
+            self.ver[other] += 1
+
     def move_card(self, card: str, src: str, dst: str) -> None:
         self.ver["zones"] += 1
+        if self._zone_parts:
+            self.zones_changed(src, dst)
         zone = self.zones[src]
         if zone.get(card, 0) <= 0:
             raise RuleRuntimeError(f"no {card} in {src}")
@@ -258,10 +273,14 @@ class Effects:
             moved = True
         if moved:
             self.ver["zones"] += 1
+            if self._zone_parts:
+                self.zones_changed(src, dst)
 
     def draw(self, n: int, src: str, dst: str) -> list[str]:
         """Draw n cards at random from a face-down multiset (the order is never stored)."""
         self.ver["zones"] += 1
+        if self._zone_parts:
+            self.zones_changed(src, dst)
         zone, target = self.zones[src], self.zones[dst]
         drawn = []
         for _ in range(n):

@@ -41,6 +41,7 @@ class State(Effects):
         self._seed: int = 0
         # change counters of each part (GameDef.counters), for recomputing only what changed
         self.ver = dict.fromkeys(game.counters, 0)
+        self._zone_parts = game.zone_parts  # the counter of each player's zone, if any (Effects.move_card)
         # The counters at which each award was last computed, and (WIN, p) -> at which p's win last failed.
         self.seen: dict[Any, tuple[int, ...]] = {}
         self.pending: list[dict[str, Any]] = []
@@ -148,6 +149,7 @@ class State(Effects):
         c = State.__new__(State)
         c._rng, c._seed = None, 0
         c.game, c.players, c.options = self.game, self.players, self.options
+        c._zone_parts = self._zone_parts
         c.gv = dict(self.gv)
         c.pv = [dict(r) for r in self.pv]
         c.tv = dict(self.tv)

@@ -206,3 +206,69 @@ def test_a_win_reading_a_players_own_pieces_is_checked_again_when_theirs_change(
     state.apply("walk")  # p2
     state.apply("ring")  # p1's turn: checked, and p1 has two stones
     assert state.is_over and state.winners == [0]
+
+
+CARD_RULES = """
+game: {name: Hands, players: {min: 2, max: 2}}
+components:
+  cards:
+    ace: {count: 6}
+  zones:
+    deck: {fill: cards}
+    hand: {per: player}
+vars:
+  game: {bell: 0}
+actions:
+  draw:
+    effect: [draw 1 from deck to me.hand]
+  ring:
+    effect: [bell += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    do: [{choose: [draw, ring]}]
+end:
+  win: size(p.hand) >= 2
+"""
+
+
+def test_a_win_reading_a_players_own_zones_reads_the_counter_of_that_players_zones(tmp_path):
+    game = load_tiny(tmp_path, CARD_RULES, players=2)
+    d = game.definition
+    assert d.win_reads == ("zones@=p",)
+    assert d.win_counters is not None and d.win_counters[1]({"zones@1": 7}) == 7
+    assert d.zone_parts == {"hand#0": "zones@0", "hand#1": "zones@1"}  # the deck is no player's
+    state = game.new_game(seed=1)
+    state.apply("draw")  # p1 draws: the zones changed, p1's among them, not p2's
+    assert (state.ver["zones"], state.ver["zones@0"], state.ver["zones@1"]) == (1, 1, 0)
+
+
+def test_a_win_reading_a_players_own_zones_is_checked_again_when_theirs_change(tmp_path):
+    state = load_tiny(tmp_path, CARD_RULES, players=2).new_game(seed=1)
+    state.apply("draw")  # p1 holds one card: p1's win is checked and fails
+    state.zones["hand#0"]["ace"] += 1  # behind the engine's back: p1 holds two, no counter says so
+    state.apply("draw")  # p2 draws: the zones changed, p2's among them, not p1's
+    state.apply("ring")  # p1's turn: p1's zones are as they were when the check failed: skipped
+    assert not state.is_over
+    state.apply("ring")  # p2
+    state.apply("draw")  # p1 draws a third card: p1's zones changed, checked, and won
+    assert state.is_over and state.winners == [0]
+
+
+def test_a_game_whose_win_reads_no_players_zones_for_that_player_alone_counts_no_zones_of_a_player(tmp_path):
+    # A def of a player's hand is kept by all the zones: no counter of each player's zones for it.
+    rules = CARD_RULES.replace("win: size(p.hand) >= 2", "win: size(deck) <= 2").replace(
+        "actions:\n",
+        'defs:\n  held(p): "sum([1 for c in p.hand])"\nactions:\n  show: {when: held(me) > 0}\n',
+        1,
+    )
+    game = load_tiny(tmp_path, rules.replace("[draw, ring]", "[draw, ring, show]"), players=2)
+    assert (("zones",), ("held",)) in game.definition.kept_defs
+    assert game.definition.zone_parts == {}
+    state = game.new_game(seed=1)
+    assert not [part for part in state.ver if part.startswith("zones@")]
+    state.apply("draw")
+    assert [str(a) for a in state.legal_actions()] == ["draw", "ring"]  # p2 holds nothing
+    state.apply("draw")
+    assert [str(a) for a in state.legal_actions()] == ["draw", "ring", "show"]
