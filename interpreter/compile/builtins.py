@@ -211,7 +211,7 @@ def pick(s: Any, xs: Any) -> Any:
 def can_pay(s: Any, p: Any, bundle: Bundle) -> bool:
     """Whether player p holds every unit of a cost (checked by the engine before an action is offered)."""
     rec = s.pv[p]
-    for k, v in bundle.items():
+    for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():  # a bundle's dict: no call
         if rec.get(k, 0) < v:
             return False
     return True

@@ -51,7 +51,7 @@ class Effects:
     def gain(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
         rec = self.pv[p]
-        for k, v in bundle.items():
+        for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             rec[k] = rec.get(k, 0) + v
         if bundle and self.log is not None:
             self.say(f"  {p} gains {bundle}")
@@ -59,10 +59,11 @@ class Effects:
     def pay(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
         rec = self.pv[p]
-        for k, v in bundle.items():
+        items = bundle._d.items() if type(bundle) is Bundle else bundle.items()  # no call
+        for k, v in items:
             if rec.get(k, 0) < v:
                 raise RuleRuntimeError(f"{p} cannot pay {bundle}: has {rec.get(k, 0)} {k}")
-        for k, v in bundle.items():
+        for k, v in items:
             rec[k] -= v
 
     def lose(self, p: Player, bundle: Bundle) -> None:
@@ -76,7 +77,7 @@ class Effects:
         self.ver["res"] += 1
         have, get = self.pv[src], self.pv[dst]
         moved = {}
-        for k, v in bundle.items():
+        for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             n = min(v, have.get(k, 0))
             have[k] = have.get(k, 0) - n
             get[k] = get.get(k, 0) + n
