@@ -987,9 +987,10 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
         # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
         sides = tuple(sorted({(e, *ends[e]) for e in asked[1]}))
         # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
-        shape = _remember(cache, ("trail sides", asked[1]), (sides, {c for _, a, b in sides for c in (a, b)}))
+        touched = frozenset(c for _, a, b in sides for c in (a, b))
+        shape = _remember(cache, ("trail sides", asked[1]), (sides, touched))
     sides, touched = shape
-    longest = _longest_trail(sides, frozenset(c for c in asked[2] if c in touched))
+    longest = _longest_trail(sides, touched.intersection(asked[2]))
     return _remember(cache, asked, longest)  # type: ignore[no-any-return]
 
 

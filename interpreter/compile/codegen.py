@@ -1928,14 +1928,27 @@ def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level
 
 def among(order: dict[Any, int], xs: Any, domain: Any) -> Any:
     """The values of a constant domain (`order`: each value's place in it) that are in xs, in the domain's
-    order, where xs is a list; else the whole domain (the loop's own condition tells the values in xs)."""
+    order, where xs is a list; else the whole domain (the loop's own condition tells the values in xs).
+    The answer for the same list object is kept (`_AMONG`): a def's result kept across decisions (`path
+    in rope_paths(me)`) is the same list at the next decision, and a list is never changed in place."""
     if type(xs) is not list and type(xs) is not tuple and type(xs) is not Distinct:
         return domain
+    found = _AMONG.get(id(xs))
+    if found is not None and found[0] is xs and found[1] is order:
+        return found[2]
     try:
         places = sorted({order[x] for x in xs if x in order})
     except TypeError:  # a value that cannot be hashed: the loop's condition compares it
         return domain
-    return [domain[i] for i in places]
+    values = [domain[i] for i in places]
+    if len(_AMONG) >= _AMONG_KEPT:
+        _AMONG.clear()
+    _AMONG[id(xs)] = (xs, order, values)  # the list held: its id is not another's while it is kept
+    return values
+
+
+_AMONG: dict[int, tuple[Any, dict[Any, int], list[Any]]] = {}  # among's answers, by the list asked of
+_AMONG_KEPT = 256
 
 
 class _Lines:

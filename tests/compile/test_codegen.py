@@ -2371,6 +2371,11 @@ def test_among_keeps_the_domains_order_and_falls_back_to_the_whole_domain_for_wh
     assert codegen.among(order, {"a": 1}, domain) is domain  # a zone: counts by name
     assert codegen.among(order, None, domain) is domain
     assert codegen.among(order, [["a"]], domain) is domain  # a value that cannot be hashed
+    kept = ["d", "a"]  # a def's result kept across decisions: the same list asked again
+    first = codegen.among(order, kept, domain)
+    assert first == ["a", "d"] and codegen.among(order, kept, domain) is first
+    assert codegen.among({v: i for i, v in enumerate(domain)}, kept, domain) == first  # another domain's
+    assert codegen.among(order, ["d", "a"], domain) == first  # an equal list, another object
 
 
 def test_a_def_given_a_zone_is_memoised_by_its_cards_and_one_given_a_list_is_worked_out_each_time():
