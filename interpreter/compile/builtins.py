@@ -974,24 +974,24 @@ def _steps_from(joins: dict[str, list[str]], source: str) -> dict[str, int]:
 @builtin("longest_path")
 def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> int:
     """The most sides in one trail (no side twice) that never passes through a blocked corner."""
-    # First by the names as given: an award asks again and again with the same lists in the same order.
+    # By the sides' names as given (an award asks again and again with the same list in the same order):
+    # their shape, and the answers found for it by the blocked corners its sides touch.
     cache = s.game.card_combos
-    asked = ("longest_path", tuple(edges), tuple(blocked))
-    found = cache.get(asked)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
-    # The same sides again with other blocked corners (another player built): their shape as it was.
-    shape = cache.get(("trail sides", asked[1]))
+    key = ("trail sides", tuple(edges))
+    shape = cache.get(key)
     if shape is None:
         ends = s.game.board.ends
         # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
-        sides = tuple(sorted({(e, *ends[e]) for e in asked[1]}))
-        # Only a blocked corner some side touches can cut a trail: the others are left out of the cache's key.
+        sides = tuple(sorted({(e, *ends[e]) for e in key[1]}))
+        # Only a blocked corner some side touches can cut a trail: the others are no part of the answers' key.
         touched = frozenset(c for _, a, b in sides for c in (a, b))
-        shape = _remember(cache, ("trail sides", asked[1]), (sides, touched))
-    sides, touched = shape
-    longest = _longest_trail(sides, touched.intersection(asked[2]))
-    return _remember(cache, asked, longest)  # type: ignore[no-any-return]
+        shape = _remember(cache, key, (sides, touched, {}))
+    sides, touched, answers = shape
+    cut = touched.intersection(blocked)
+    found = answers.get(cut)
+    if found is None:  # a search, unless the same sides in another order were searched with these corners
+        found = answers[cut] = _longest_trail(sides, cut)
+    return found  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=8192)
