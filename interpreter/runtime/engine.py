@@ -263,7 +263,10 @@ def apply(s: Any, action: Action) -> None:
             s.stack.append(
                 {"k": "partial", "action": action.name, "args": action.params, "p": me, "free": free}
             )
-        advance(s)
+        # Nothing has changed but the decision: the next value to choose, as `advance` would list it first
+        # (it takes over only where none can be chosen).
+        if not legal_actions(s):
+            advance(s)
         return
     free = False
     if kind == "partial":
