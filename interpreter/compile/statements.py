@@ -138,6 +138,7 @@ class StmtCompiler:
         # conditions and loops around the statement being compiled, as (node, scope, origins).
         self.plans: PlanCompiler | None = None
         self.origins: dict[str, Origin] = {}
+        self.bindings: list[str] = []  # every name a statement has bound so far, in order (`bind`)
         self.context: list[tuple[n.Node, Scope, dict[str, Origin]]] = []
         self.depth = 0  # blocks being compiled, one inside another
 
@@ -221,6 +222,7 @@ class StmtCompiler:
 
     def bind(self, name: str, node: n.Node | None, scope: Scope) -> None:
         """A name bound by `let`, `for`, `draw … as` or `roll … as`: showing it reads what `node` reads."""
+        self.bindings.append(name)
         if self.plans is None:
             return
         plan = constant(EVERYONE) if node is None else self.plans.plan(node, scope, self.origins)
@@ -241,6 +243,7 @@ class StmtCompiler:
         self.origins = dict(saved)
         for nm in head.names:
             self.bind(nm, head.iter, scope)
+        bound_before = len(self.bindings)
         try:
             cond_node = parse_quietly(item["if"]) if "if" in item else None
             with self.within(head.iter, scope), self.within(cond_node, inner):
@@ -248,7 +251,8 @@ class StmtCompiler:
         finally:
             self.origins = saved
         names = head.names
-        bucket = self.site_bucket(head, cond_node, cond, t, inner)
+        rebound = set(self.bindings[bound_before:])  # names the body binds again: not fixed for the loop
+        bucket = self.site_bucket(head, cond_node, cond, t, inner, rebound)
 
         def loop(s: Any, b: dict[str, Any]) -> None:
             for value in list(units(it(s, b))):
@@ -264,11 +268,19 @@ class StmtCompiler:
         return loop
 
     def site_bucket(
-        self, head: n.ForClause, cond_node: n.Node | None, cond: Fn | None, element: str | None, scope: Scope
+        self,
+        head: n.ForClause,
+        cond_node: n.Node | None,
+        cond: Fn | None,
+        element: str | None,
+        scope: Scope,
+        rebound: set[str],
     ) -> tuple[str, Fn] | None:
         """For a loop over a board's sites (`tiles`) whose `if:` asks that a field of the site equal a value
         that does not depend on it (`t.number == r`, alone or among others joined by `and`): the field and
-        the value, so that the loop visits only the sites whose field has that value (stmtgen); else None."""
+        the value, so that the loop visits only the sites whose field has that value (stmtgen); else None.
+        The value is worked out once, before the loop: a literal, or a name bound before the loop that its
+        body does not bind again (a game variable might be set under the loop, a card's effect included)."""
         if cond_node is None or getattr(cond, "source", None) is None or element != "site":
             return None
         if len(head.names) != 1 or not isinstance(head.iter, n.Name):
@@ -285,8 +297,15 @@ class StmtCompiler:
                     isinstance(field_side, n.Attr)
                     and isinstance(field_side.obj, n.Name)
                     and field_side.obj.id == site
-                    and isinstance(value, n.Name | n.IntLit | n.StrLit)
-                    and not (isinstance(value, n.Name) and value.id == site)
+                    and (
+                        isinstance(value, n.IntLit | n.StrLit)
+                        or (
+                            isinstance(value, n.Name)
+                            and value.id in scope
+                            and value.id != site
+                            and value.id not in rebound
+                        )
+                    )
                 ):
                     found = self.ex.expr(value, scope)
                     if getattr(found, "source", None) is not None or hasattr(found, "const"):

@@ -2852,3 +2852,22 @@ def test_an_effects_loop_over_sites_asking_a_field_a_statement_sets_visits_every
         len(numbers) - first
     )
     plays_as_the_closures(tmp_path, monkeypatch, rules, game, range(3))
+
+
+def test_an_effects_loop_over_sites_asks_each_site_when_the_value_may_change_under_the_loop(tmp_path):
+    # A game variable might be set by the loop's body (or a card's effect it performs); a name the body
+    # binds again changes from one site to the next: either is asked of every site, the site's own test.
+    by_variable = HARVEST_RULES.replace("if: c.number == r and c.x >= 0", "if: c.number == rolled")
+    rebinding = HARVEST_RULES.replace("do: [gain (c.x + 1) grain]", "do: [gain (c.x + 1) grain, let r = 3]")
+    for rules in (by_variable, rebinding):
+        game = load_tiny(tmp_path, rules, players=2)
+        assert "_site_bucket" not in game.definition.actions["harvest"].effect.source
+    state = game.new_game(seed=2)
+    numbers = [state.sites[c]["number"] for c in sorted(state.sites)]
+    worth = [state.sites[c]["x"] + 1 for c in sorted(state.sites)]
+    state.apply("harvest")
+    rolled = state.gv["rolled"]
+    first = numbers.index(rolled)  # every number from 1 to 3 is on some cell
+    # the cells numbered as rolled up to the first one, then those numbered 3
+    expected = worth[first] + sum(w for i, (w, v) in enumerate(zip(worth, numbers)) if i > first and v == 3)
+    assert state.pv[0]["grain"] == expected
