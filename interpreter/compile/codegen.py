@@ -737,18 +737,20 @@ class SourceGen:
         (`trade_rate(me, r)`: 2, 3 or 4); None when it depends on the state."""
         if isinstance(node, n.IntLit):
             return node.value
-        if isinstance(node, n.IfExp | n.BinOp):
-            left, right = (node.body, node.orelse) if isinstance(node, n.IfExp) else (node.left, node.right)
-            if isinstance(node, n.BinOp) and node.op != "+":
-                return None
-            a, b = self.least_amount(left, depth), self.least_amount(right, depth)
-            if a is None or b is None:
-                return None
-            return min(a, b) if isinstance(node, n.IfExp) else a + b
         if isinstance(node, n.Call) and isinstance(node.func, n.Name) and node.func.id in self.inline:
             if depth < 8 and not node.kwargs:  # deep enough for any def a designer writes
                 return self.least_amount(self.inline[node.func.id][0], depth + 1)
-        return None
+            return None
+        if isinstance(node, n.IfExp):  # the lesser branch
+            parts, added = (node.body, node.orelse), False
+        elif isinstance(node, n.BinOp) and node.op == "+":
+            parts, added = (node.left, node.right), True
+        else:
+            return None
+        a, b = (self.least_amount(part, depth) for part in parts)
+        if a is None or b is None:
+            return None
+        return a + b if added else min(a, b)
 
     def kept_first(
         self, name: str, nodes: tuple[n.Node, ...], args: list[str], scope: dict[str, Any], memoised: str
