@@ -486,25 +486,24 @@ _UNINDEXED: dict[Any, Any] = {}  # the index of a list whose fields cannot be ke
 
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle. One bundle per player is kept
-    while no player's resources change (the `res` change counter): the same bundle across decisions, and
-    what is worked out from it (`bundles`) kept on it. A bundle is made once per holding in a game and
-    shared (bundles are never changed), so the same holding again finds its `bundles` worked out."""
-    ver = s.ver["res"]
-    held = s._res_bundles
-    if held[0] != ver:
-        held = s._res_bundles = (ver, {})
-    found = held[1].get(p)
-    if found is None:
-        game = s.game
-        counts = game.resource_counts(s.pv[p])
-        alike = game.holdings  # one bundle per holding, shared by every player and state holding it
-        found = alike.get(counts)
-        if found is None:
-            if len(alike) >= _HOLDINGS_KEPT:
-                alike.clear()
-            found = alike[counts] = Bundle.of_pairs(game.sym.resources, counts)  # a count for each
-        held[1][p] = found
-    return found
+    while that player's resources stay as they were (their stamp, `State.res_stamps`): the same bundle
+    across decisions and across other players' changes, and what is worked out from it (`bundles`) kept
+    on it. A bundle is made once per holding in a game and shared (bundles are never changed), so the same
+    holding again finds its `bundles` worked out."""
+    stamp = s.res_stamps[p]
+    found = s._res_held.get(p)
+    if found is not None and found[0] == stamp:
+        return found[1]
+    game = s.game
+    counts = game.resource_counts(s.pv[p])
+    alike = game.holdings  # one bundle per holding, shared by every player and state holding it
+    held = alike.get(counts)
+    if held is None:
+        if len(alike) >= _HOLDINGS_KEPT:
+            alike.clear()
+        held = alike[counts] = Bundle.of_pairs(game.sym.resources, counts)  # a count for each
+    s._res_held[p] = (stamp, held)
+    return held
 
 
 # Bundles of holdings kept per game, then the cache starts afresh: about 600 bytes each, 10 MB at most.

@@ -34,6 +34,7 @@ from meeple.compile.ir import (
 from meeple.compile.options import resolve_options
 from meeple.compile.secrecy import PlanCompiler
 from meeple.compile.shapes import list_depths
+from meeple.compile.sitelocal import local_paths, looped_calls
 from meeple.compile.statements import StmtCompiler
 from meeple.compile.symbols import OWNED, Sink, Symbols, is_scope_part
 from meeple.compile.where import Where, located
@@ -473,6 +474,55 @@ class GameCompiler:
                 if known_parts(parts):
                     groups.setdefault(tuple(sorted(parts)), []).append(METRIC_KEPT + name)
         return tuple((parts, tuple(names)) for parts, names in groups.items())
+
+    def local_defs(
+        self, kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+    ) -> dict[str, frozenset[tuple[str, ...]]]:
+        """The kept defs of one site that read some pieces, all of them near that site: by name, the paths
+        of board queries to the sites whose pieces they read (compile/sitelocal.py)."""
+        gen = self.ex.gen
+        if gen is None:
+            return {}
+        sym = self.sym
+        piece_fields = {"kind", "owner", "site"}
+        for kind in sym.piece_kinds:
+            spec = sym.definitions.get(kind) or {}
+            piece_fields.update(spec, spec.get("fields") or {})
+        out = {}
+        for parts, names in kept_defs:
+            if not any(part.startswith("pieces") for part in parts):
+                continue
+            for name in names:
+                paths = local_paths(name, gen.def_bodies, set(BUILTINS), piece_fields)
+                if paths:
+                    out[name] = paths
+        looped = self.looped_defs(gen.def_bodies) if out else set()
+        return {name: paths for name, paths in out.items() if name in looped}
+
+    def looped_defs(self, bodies: dict[str, Any]) -> set[str]:
+        """The defs a listing may ask of many values: called with a parameter of an action (in its `when`
+        or a parameter's domain) or a name of a comprehension, or so from within such a def."""
+        found: set[str] = set()
+        for name, spec in (self.data.get("actions") or {}).items():
+            spec = spec if isinstance(spec, dict) else {}
+            params: dict[str, Any] = spec["params"] if isinstance(spec.get("params"), dict) else {}
+            bound = {str(k) for k in params} | {str(k) for k in spec.get("inputs") or ()}
+            texts: list[tuple[Any, tuple[Any, ...]]] = [
+                (v, ("actions", name, "params", k)) for k, v in params.items()
+            ]
+            if spec.get("when") is not None:
+                texts.append((spec["when"], ("actions", name, "when")))
+            for text, where in texts:
+                node = self.ex.parse_at(text, where)
+                if node is not None:
+                    found |= looped_calls(node, set(bodies), bound)
+        todo = list(found)
+        while todo:  # a def asked of many values asks the defs it calls with its own argument as often
+            node, _, _, params = bodies[todo.pop()]
+            for called in looped_calls(node, set(bodies), set(params)) - found:
+                found.add(called)
+                todo.append(called)
+        return found
 
     def kept_listings(self, actions: dict[str, ActionDef]) -> dict[str, ActionDef]:
         """The actions with the parts of a state listing their legal bindings reads, where those are known
@@ -1092,6 +1142,7 @@ class GameCompiler:
             loops=tuple(lp for lp in self.loop_list if lp is not None),
             kept_defs=kept_defs,
             pure_defs=frozenset(name for parts, names in kept_defs if not parts for name in names),
+            local_defs=self.local_defs(kept_defs),
             fields_set=frozenset(name for name, _, _ in self.ex.field_sets),
             score=score,
             awards=awards,

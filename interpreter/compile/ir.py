@@ -12,6 +12,7 @@ from meeple import cache
 from meeple.compile.board import Board, LayoutDef, RequireDef
 from meeple.compile.codegen import shared_dicts, shared_results
 from meeple.compile.expressions import Fn
+from meeple.compile.sitelocal import nearby
 from meeple.compile.statements import Run
 from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part, scope_variable
 from meeple.values import Player
@@ -260,6 +261,9 @@ class GameDef:
     kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # Of those, the ones that read no part of a state: their kept results hold in effects too (`_keep`).
     pure_defs: frozenset[str] = frozenset()
+    # Of those, the defs of a site reading the pieces near it only, with the paths of board queries from
+    # their argument to the sites whose pieces they read (compile/sitelocal.py).
+    local_defs: dict[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     fields_set: frozenset[str] = frozenset()  # the fields some statement sets (of a piece or a site)
     bots: dict[str, Fn] = field(default_factory=dict)  # bot name -> its evaluation of a position for `p`
     rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the file, for `why`
@@ -446,7 +450,13 @@ class GameDef:
     def refresh_kept(self) -> Callable[[Any], None]:
         """A function dropping, in a state, the kept results of each group of defs a part of which changed
         since it was last refreshed: written out as straight lines, one test per part."""
-        return _refresher(self.kept_defs, self.valued_tables, self.players)
+        return _refresher(self.kept_defs, self.valued_tables, self.players, self.site_drops)
+
+    @cached_property
+    def site_drops(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        """By def of `local_defs`: by site, the arguments whose kept results a change of the pieces there
+        may change (made at the first refresh, from the board)."""
+        return {name: nearby(self.board, paths) for name, paths in self.local_defs.items()}
 
     @cached_property
     def valued_tables(self) -> list[dict[Any, Any]]:
@@ -524,7 +534,10 @@ def valued_groups(
 
 
 def _refresher(
-    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], tables: list[dict[Any, Any]], players: int
+    groups: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...],
+    tables: list[dict[Any, Any]],
+    players: int,
+    near: dict[str, dict[str, tuple[str, ...]]],
 ) -> Callable[[Any], None]:
     """`refresh(s)`: for each part some kept def reads, if its change counter is not the one last seen
     (`s._kept_stamps`, one slot per part of `kept_parts`), note it and give each def reading the part a new
@@ -543,7 +556,12 @@ def _refresher(
 
     A def reading the pieces of kind K of its argument (`pieces.K@=`) keeps its results while the pieces
     of kind K of the seat it was asked of stay: a change to seat i's drops only the results kept for the
-    seat i (`_drop_seat`, which keeps nothing asked of another value), one to pieces of no owner's all."""
+    seat i (`_drop_seat`, which keeps nothing asked of another value), one to pieces of no owner's all.
+
+    A def of a site reading the pieces near it only (`near`: by site, the arguments whose results a change
+    there may change) keeps its results at a change of the pieces it reads but those of the arguments near
+    the sites where pieces changed since (`s._site_log`, emptied here; `_drop_near`), unless few were kept
+    or many sites changed."""
     parts = kept_parts(groups, players)
     valued = valued_groups(groups)
     by_owner: dict[str, list[str]] = {}  # `pieces.K@i` -> the defs reading pieces of kind K of their argument
@@ -559,6 +577,8 @@ def _refresher(
     # The finer parts of the pieces (`pieces.K`, `pieces@i`) move only with `pieces` (Effects.place,
     # piece_changed): tested inside its test when it is kept too (they follow it in the sorted parts).
     within_pieces = "pieces" in parts
+    # The defs of a site reading the pieces near it, handled within the test of all the pieces.
+    local = sorted(name for _, names in groups for name in names if name in near) if within_pieces else []
     for i, part in enumerate(parts):
         readers = [
             name
@@ -579,16 +599,24 @@ def _refresher(
             pad = "        "
         lines += [f"{pad}c = ver[{part!r}]", f"{pad}if seen[{i}] != c:", f"{pad}    seen[{i}] = c"]
         lines += [f"{pad}    changed{k} = True" for k, (gp, _) in enumerate(valued) if part in gp]
+        if part == "pieces":  # every finer part of the pieces is tested within: so are the local defs
+            lines += [f"{pad}    near{k} = False" for k, _ in enumerate(local)]
         seat = part.rpartition("@")[2] if part in by_owner else None
         one_seat: list[str] = []
         if seat == _seat(None):  # no owner's pieces: every result of the defs reading them
             readers += [name for name in by_owner[part] if name not in readers]
         elif seat is not None:  # one seat's: only the results kept for that seat
             one_seat = [name for name in by_owner[part] if name not in readers]
+        if part.startswith("pieces"):  # the results of the defs reading the pieces near their site: some
+            lines += [f"{pad}    near{k} = True" for k, name in enumerate(local) if name in readers]
+            readers = [name for name in readers if name not in local]
         if readers or one_seat:
             lines.append(f"{pad}    kept = s._kept")
             lines += [f"{pad}    kept[{name!r}] = {{}}" for name in readers]
             lines += [f"{pad}    _drop_seat(kept, {name!r}, {seat})" for name in one_seat]
+        last_of_pieces = i + 1 == len(parts) or not parts[i + 1].startswith("pieces")
+        if local and part.startswith("pieces") and last_of_pieces:
+            lines += _near_lines(local)  # after the last test of the pieces, within that of them all
     for k, (group_parts, names) in enumerate(valued):
         if group_parts:
             values = "".join("s.sv[{!r}][{!r}], ".format(*scope_variable(p)) for p in group_parts)
@@ -599,7 +627,9 @@ def _refresher(
                 f"        seen[{len(parts) + 1}] = True",
                 f"        _share(s, _T{k}, (), {names!r})",
             ]
-    ns: dict[str, Any] = {"_share": _share, "_drop_seat": _drop_seat}
+    ns: dict[str, Any] = {"_share": _share, "_drop_seat": _drop_seat, "_drop_near": _drop_near}
+    ns.update(_AT_MOST=_NEAR_AT_MOST, _AT_LEAST=_NEAR_AT_LEAST)
+    ns.update({f"_N{k}": near[name] for k, name in enumerate(local)})
     ns.update({f"_T{k}": table for k, table in enumerate(tables)})
     exec(cache.compiled("\n".join(lines) + "\n", "<kept defs>"), ns)
     return ns["refresh"]  # type: ignore[no-any-return]
@@ -611,6 +641,41 @@ def _drop_seat(kept: dict[str, Any], name: str, seat: int) -> None:
     found = kept.get(name)
     if found:
         kept[name] = {k: v for k, v in found.items() if type(k) is Player and k != seat}
+
+
+def _near_lines(local: list[str]) -> list[str]:
+    """Within the test of all the pieces of `refresh` (`_refresher`): the results of each def of a site
+    reading the pieces near it whose pieces changed, those of the sites near where they did dropped."""
+    lines = ["        log = s._site_log", "        s._site_log = []"]
+    lines.append("        few = 0 < len(log) <= _AT_MOST")
+    for k, name in enumerate(local):  # a change no site was noted of (behind the effects): every result
+        lines += [
+            f"        if near{k}:",
+            "            kept = s._kept",
+            f"            found = kept.get({name!r})",
+            "            if few and found is not None and len(found) >= _AT_LEAST:",
+            f"                kept[{name!r}] = _drop_near(found, log, _N{k})",
+            "            else:",
+            f"                kept[{name!r}] = {{}}",
+        ]
+    return lines
+
+
+def _drop_near(found: dict[Any, Any], log: list[str], near: dict[str, tuple[str, ...]]) -> dict[Any, Any]:
+    """The results a def kept but those of the arguments near the sites in `log` (`near`: by site, those
+    arguments), in a new dict: a clone may share the old one."""
+    found = dict(found)
+    for site in log:
+        for key in near.get(site, ()):
+            found.pop(key, None)
+    return found
+
+
+# Every result of a def of a site reading the pieces near it is dropped, as by any other change, when more
+# sites than this were noted since the last refresh, or fewer results than this were kept (asked again,
+# they cost less than sorting out which ones to keep).
+_NEAR_AT_MOST = 16
+_NEAR_AT_LEAST = 16
 
 
 def _share(s: Any, table: dict[Any, Any], key: tuple[Any, ...], names: tuple[str, ...]) -> None:

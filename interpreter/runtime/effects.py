@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from meeple.compile.builtins import placed, units
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.values import Bundle, PieceRef, Player
+
+# A new stamp of a player's resources at each change of them: never the same twice in a process, so states
+# that share what was worked out from their resources (a clone and its original) never take one another's.
+new_stamp = itertools.count().__next__
 
 
 class Effects:
@@ -24,6 +29,8 @@ class Effects:
     at: dict[str, tuple[int, ...]]
     sites: dict[str, dict[str, Any]]
     supply: list[dict[str, int]]
+    res_stamps: list[int]
+    _site_log: list[str] | None
     pending: list[dict[str, Any]]
     log: list[str] | None
     rng: Any
@@ -50,6 +57,7 @@ class Effects:
 
     def gain(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
+        self.res_stamps[p] = new_stamp()
         rec = self.pv[p]
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             rec[k] = rec.get(k, 0) + v
@@ -58,6 +66,7 @@ class Effects:
 
     def pay(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
+        self.res_stamps[p] = new_stamp()
         rec = self.pv[p]
         items = bundle._d.items() if type(bundle) is Bundle else bundle.items()  # no call
         for k, v in items:
@@ -68,6 +77,7 @@ class Effects:
 
     def lose(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
+        self.res_stamps[p] = new_stamp()
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = max(0, rec.get(k, 0) - v)
@@ -75,6 +85,9 @@ class Effects:
     def transfer(self, bundle: Bundle, src: Player, dst: Player) -> None:
         """Move up to `bundle` from one player to another (never more than the giver has)."""
         self.ver["res"] += 1
+        stamps = self.res_stamps
+        stamps[src] = new_stamp()
+        stamps[dst] = new_stamp()
         have, get = self.pv[src], self.pv[dst]
         moved = {}
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
@@ -91,12 +104,20 @@ class Effects:
         if isinstance(value, list):
             value = tuple(value)
         if type(obj) is Player:
-            self.ver[self.game.sym.player_part(name)] += 1
+            part = self.game.sym.player_part(name)
+            self.ver[part] += 1
+            if part == "res":
+                self.res_stamps[obj] = new_stamp()
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
+            if name == "site":  # a move: the pieces by site follow
+                self.move_piece(int(obj), value)
+                return
             rec = self.pieces[obj]
             self.piece_changed(rec["kind"], rec["owner"], name not in ("kind", "owner"))
             self.pieces[obj] = {**rec, name: value}
+            if self._site_log is not None:
+                self._site_log.append(rec["site"])
             if name in ("kind", "owner"):  # it now counts among other pieces too
                 self.piece_changed(
                     value if name == "kind" else rec["kind"], value if name == "owner" else rec["owner"]
@@ -167,6 +188,8 @@ class Effects:
             rec = {**defaults, "kind": kind, "owner": owner, "site": site}
         self.pieces[pid] = rec
         self.at[site] = self.at.get(site, ()) + (pid,)
+        if self._site_log is not None:
+            self._site_log.append(site)
         if self._piece_lists:
             placed(self, pid, rec)
         if self.log is not None:
@@ -187,10 +210,14 @@ class Effects:
         self.at[old] = tuple(x for x in self.at[old] if x != pid)
         self.pieces[pid] = {**rec, "site": site}
         self.at[site] = self.at.get(site, ()) + (pid,)  # the rule file logs what the move means
+        if self._site_log is not None:
+            self._site_log += (old, site)
 
     def remove(self, pid: int) -> None:
         rec = self.pieces.pop(pid)
         self.piece_changed(rec["kind"], rec["owner"])
+        if self._site_log is not None:
+            self._site_log.append(rec["site"])
         self.at[rec["site"]] = tuple(x for x in self.at[rec["site"]] if x != pid)
         if rec["owner"] is None:
             if self.log is not None:
@@ -208,6 +235,8 @@ class Effects:
         self._take_supply(new_owner, kind)
         self.supply[old["owner"]][old["kind"]] = self.supply[old["owner"]].get(old["kind"], 0) + 1
         self.pieces[pid] = {**old, "kind": kind, "owner": new_owner}
+        if self._site_log is not None:
+            self._site_log.append(old["site"])
         if self.log is not None:
             old_one = f"the {old['kind']} of {old['owner']} at {old['site']}"
             self.say(f"  {old_one} becomes a {kind} of {new_owner}")

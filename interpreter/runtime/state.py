@@ -8,7 +8,7 @@ from typing import Any
 
 from meeple.compile.ir import GameDef
 from meeple.runtime import engine
-from meeple.runtime.effects import Effects
+from meeple.runtime.effects import Effects, new_stamp
 from meeple.values import Action, Bundle, PieceRef, Player
 
 FORMAT = 2
@@ -58,8 +58,13 @@ class State(Effects):
         self._piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef], int]] = {}
         # The last `choose` frame listed, the change counters then, its legal actions (engine.legal_actions)
         self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
-        # Each player's resources as a bundle, at a version of `res` (see codegen._resources).
-        self._res_bundles: tuple[int | None, dict[Player, Bundle]] = (None, {})
+        # Each player's resources as a bundle, with the stamp of that player's resources it was made at
+        # (see codegen._resources); a stamp is new at every change of a player's resources (Effects.gain).
+        self._res_held: dict[Player, tuple[int, Bundle]] = {}
+        self.res_stamps = [new_stamp() for _ in self.players]
+        # The sites where pieces changed since the kept results were last refreshed, in a game with defs
+        # that read the pieces near their site only (GameDef.site_drops); None in another.
+        self._site_log: list[str] | None = [] if game.local_defs else None
         self._sites_shared = False
         self._site_index: tuple[dict[str, Any], int, dict[Any, Any]] | None = None  # codegen.site_bucket
         self._simul: State | None = None  # the private copy a secret choice is made on (simultaneous.py)
@@ -178,7 +183,10 @@ class State(Effects):
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         c._piece_lists = {}
         c._listed = None  # its frames are copies: none is the one listed
-        c._res_bundles = self._res_bundles  # the same resources while neither changes any (then each its own)
+        # The bundles are shared: a stamp is never given twice, so neither finds the other's changed ones.
+        c._res_held = self._res_held
+        c.res_stamps = list(self.res_stamps)
+        c._site_log = None if self._site_log is None else list(self._site_log)
         c._site_index = self._site_index  # of the sites they share (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
         c._holds = 0
@@ -192,11 +200,13 @@ class State(Effects):
         self._pieces_seen = None
         self._piece_lists = {}
         self._listed = None
-        self._res_bundles = (None, {})
+        self._res_held = {}
+        self.res_stamps = [new_stamp() for _ in self.players]
         self._site_index = None
         self._simul = None
         self._kept = {}
         self._kept_stamps = [None] * self.game.kept_slots
+        self._site_log = [] if self.game.local_defs else None
         self.seen = {}  # the counters at which awards and win checks were last worked out
 
     def why(self, action: Action | str) -> Any:

@@ -1771,7 +1771,7 @@ flow:
 """
 
 
-def test_a_players_resources_are_one_bundle_while_no_resource_changes_and_its_bundles_are_kept_on_it(
+def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_bundles_are_kept_on_it(
     tmp_path, monkeypatch
 ):
     from meeple.compile.builtins import bundles, disjoint
@@ -1791,25 +1791,29 @@ def test_a_players_resources_are_one_bundle_while_no_resource_changes_and_its_bu
         "offer(give=1 gem, get=2 coin)",
         "offer(give=2 coin, get=1 gem)",
     ]
-    mine = state._res_bundles[1][0]
+    mine = state._res_held[Player(0)][1]
     assert mine == Bundle({"coin": 2, "gem": 1}) and mine._subs is not None  # its bundles kept on it
     state.apply("offer(give=1 coin, get=1 gem)")  # a variable changes, no resource: the same bundles serve
-    kept = state._res_bundles
-    state.apply("mine(what=pearl)")  # p2 gains a pearl: every player's bundle is looked up again...
+    assert _resources(state, Player(0)) is mine
+    kept = state._res_held[Player(0)]
+    state.apply("mine(what=pearl)")  # p2 gains a pearl: p2's bundle is looked up again, p1's stays
     offers = [str(a) for a in state.legal_actions() if a.name == "offer"]
     assert "offer(give=1 gem, get=1 pearl)" in offers and "offer(give=1 gem, get=1 coin)" in offers
-    assert state._res_bundles is not kept and _resources(state, Player(1))["pearl"] == 1
-    # ...and p1, holding what it held, gets the very same bundle, its bundles already worked out.
-    assert state._res_bundles[1][0] is mine
-    # A clone shares the bundles until either changes a resource; then each has its own.
+    assert _resources(state, Player(1))["pearl"] == 1 and state._res_held[Player(0)] is kept
+    # A stamp of a player's resources is new at each change, never the same in two states: a clone shares
+    # the bundles worked out, and neither ever finds the other's changed ones.
     left, right = state.clone(), state.clone()
-    assert left._res_bundles is state._res_bundles
+    assert left._res_held is state._res_held and left.res_stamps == state.res_stamps
     left.apply("mine(what=pearl)")
     right.apply("mine(what=coin)")
-    left.legal_actions(), right.legal_actions()
-    assert left._res_bundles[0] == right._res_bundles[0] == state.ver["res"] + 1  # the same counter
-    assert left._res_bundles[1] is not right._res_bundles[1] and state._res_bundles[1][0] == mine
+    assert left.res_stamps[0] != right.res_stamps[0] and left.res_stamps[1] == right.res_stamps[1]
     assert _resources(left, Player(0))["pearl"] == 1 and _resources(right, Player(0))["coin"] == 3
+    assert _resources(left, Player(0))["coin"] == 2 and _resources(right, Player(0))["pearl"] == 0
+    assert _resources(state, Player(0)) is mine  # the holding of the same counts: the very same bundle
+    # Resources changed behind the effects, then said so: nothing worked out before is trusted.
+    state.pv[0]["gem"] = 5
+    state.forget()
+    assert _resources(state, Player(0))["gem"] == 5
     # `bundles` of the same bundle: the same list; `disjoint` of bundles by their kinds.
     assert bundles(None, mine, 2) is bundles(None, mine, 2)
     assert disjoint(None, Bundle({"coin": 2}), Bundle({"gem": 1})) and not disjoint(

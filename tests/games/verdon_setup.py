@@ -83,7 +83,7 @@ class Table:
         (`ver`, one per state part), bumps them all so nothing is reused from before the change.
         """
         s = self.s
-        s._legal = None
+        s.forget()  # what the state worked out from itself (a player's resources as a bundle)
         ver = getattr(s, "ver", None)
         if isinstance(ver, dict):
             for part in ver:
