@@ -582,6 +582,11 @@ class ExprCompiler:
                 t = self.element_type(comp.iter, inner)
                 one = len(comp.names) == 1
                 parts = self.piece_reads(comp.iter) if one else None
+                if parts:  # of the kinds the condition keeps: a change to another kind's changes nothing
+                    narrow = self.narrowed(parts, comp.names[0], comp.conds)
+                    if narrow != parts:
+                        self.reads -= parts - narrow
+                        parts = narrow
                 if one and not parts and self.pieces_here(comp.iter):
                     parts = self.kinds_kept(comp.names[0], comp.conds)
                     if parts:  # only pieces of those kinds are left: their changes alone count
@@ -613,19 +618,33 @@ class ExprCompiler:
 
     def kinds_kept(self, name: str, conds: tuple[n.Node, ...]) -> set[str] | None:
         """The parts of `pieces` of the kinds a comprehension's condition keeps of the pieces bound to
-        `name` (`b.kind in ['project', 'route']`, `b.kind == 'rope'`); None when none says."""
+        `name` (`b.kind in ['project', 'route']`, `b.kind == 'rope'`, `b.kind != 'rope'`); None when none
+        says."""
         for cond in conds:
-            if not (isinstance(cond, n.Compare) and len(cond.ops) == 1 and cond.ops[0] in ("in", "==")):
+            if not (isinstance(cond, n.Compare) and len(cond.ops) == 1):
                 continue
-            left, right = cond.left, cond.rights[0]
+            op, left, right = cond.ops[0], cond.left, cond.rights[0]
+            if op not in ("in", "==", "not in", "!="):
+                continue
             if not (isinstance(left, n.Attr) and left.name == "kind" and isinstance(left.obj, n.Name)):
                 continue
             if left.obj.id != name:
                 continue
-            items = right.items if isinstance(right, n.ListLit) and cond.ops[0] == "in" else [right]
+            items = right.items if isinstance(right, n.ListLit) and op in ("in", "not in") else [right]
             if items and all(isinstance(i, n.StrLit) and i.value in self.sym.piece_kinds for i in items):
-                return {f"pieces.{i.value}" for i in items}  # type: ignore[attr-defined]
+                named = {i.value for i in items}  # type: ignore[attr-defined]
+                kinds = named if op in ("in", "==") else self.sym.piece_kinds - named
+                return {f"pieces.{k}" for k in kinds}
         return None
+
+    def narrowed(self, parts: set[str], name: str, conds: tuple[n.Node, ...]) -> set[str]:
+        """The parts of a piece query's answer (`pieces.K@=p`...) of the kinds a comprehension's condition
+        keeps of the pieces bound to `name` (`for b in pieces(owner=p) if b.kind != 'rope'`): a piece of
+        another kind never gets past it, so a change to one changes nothing the comprehension makes."""
+        kept = self.kinds_kept(name, conds)
+        if kept is None:
+            return parts
+        return {p for p in parts if p.partition(OWNED)[0] in kept}
 
     def a_zone(self, node: n.Node, scope: Scope) -> bool:
         """Whether an expression is a zone of cards: a shared zone's name or a player's zone (`p.hand`)."""
