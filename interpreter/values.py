@@ -80,6 +80,17 @@ class Bundle(Mapping[str, int]):
         return b
 
     @classmethod
+    def one(cls, name: str, count: int) -> Bundle:
+        """`count name` (`2 rope`): a bundle of one term, as `of_counts({name: count})` makes it, without
+        the dict."""
+        b = cls.__new__(cls)
+        b._d = {name: count} if count else {}
+        b._hash = None
+        b._units = None
+        b._subs = None
+        return b
+
+    @classmethod
     def of_counts(cls, counts: dict[str, int]) -> Bundle:
         """A bundle straight from a dict of counts (the zero ones left out), without `__init__`'s checks."""
         return cls.of_pairs(counts, counts.values())

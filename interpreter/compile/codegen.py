@@ -1687,7 +1687,7 @@ class SourceGen:
 
     def g_BundleTerm(self, node: n.BundleTerm, scope: dict[str, Any], local: set[str]) -> str:
         key, amount = self.bundle_term(node, scope, local)
-        return f"_Bundle.of_counts({{{key}: {amount}}})"
+        return f"_Bundle.one({key}, {amount})"
 
     def bundle_term(self, node: n.BundleTerm, scope: dict[str, Any], local: set[str]) -> tuple[str, str]:
         """The sources of a bundle term's key and amount (`2 rope`, `(n) [r]`), in the order they run."""

@@ -116,3 +116,11 @@ def test_a_bundle_of_names_and_counts_in_step_leaves_out_the_zero_ones():
         and hash(made) == hash(Bundle({"bolt": 1, "rope": 2}))
     )
     assert Bundle.of_pairs(["rope"], [0]) == Bundle({})
+
+
+@given(st.sampled_from(["rope", "nut"]), st.integers(-2, 3))
+def test_a_bundle_of_one_term_is_the_bundle_of_its_count(name: str, count: int) -> None:
+    one = Bundle.one(name, count)
+    assert one == Bundle.of_counts({name: count}) and hash(one) == hash(Bundle.of_counts({name: count}))
+    assert (name in one) == (count != 0) and one[name] == count
+    assert Bundle.one(name, 0) == Bundle({}) and not Bundle.one(name, 0)
