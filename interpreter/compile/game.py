@@ -478,8 +478,10 @@ class GameCompiler:
     def local_defs(
         self, kept_defs: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     ) -> dict[str, frozenset[tuple[str, ...]]]:
-        """The kept defs of one site that read some pieces, all of them near that site: by name, the paths
-        of board queries to the sites whose pieces they read (compile/sitelocal.py)."""
+        """The kept defs of one site that read some pieces, all of them near that site and some beyond it,
+        asked of many sites by a listing: by name, the paths of board queries to the sites whose pieces
+        they read (compile/sitelocal.py). A def reading its own site's pieces alone (`empty(c)`) costs as
+        little to ask again as to sort out which results to keep: tic-tac-toe paid 3% for keeping them."""
         gen = self.ex.gen
         if gen is None:
             return {}
@@ -494,7 +496,7 @@ class GameCompiler:
                 continue
             for name in names:
                 paths = local_paths(name, gen.def_bodies, set(BUILTINS), piece_fields)
-                if paths:
+                if paths and paths != {()}:  # its own site's pieces alone: as cheap to ask again
                     out[name] = paths
         looped = self.looped_defs(gen.def_bodies) if out else set()
         return {name: paths for name, paths in out.items() if name in looped}
