@@ -14,6 +14,7 @@ are dropped at every change of the pieces it reads, as before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
@@ -91,14 +92,25 @@ def looped_calls(node: Any, names: set[str], bound: set[str]) -> set[str]:
         if isinstance(x, n.Call) and isinstance(x.func, n.Name) and x.func.id in names:
             if any(isinstance(arg, n.Name) and arg.id in bound for arg in x.args):
                 out.add(x.func.id)
-        for f in fields(x):
-            value = getattr(x, f.name)
-            for item in value if isinstance(value, tuple) else (value,):
-                if isinstance(item, n.Node):
-                    visit(item, bound)
+        for child in _children(x):
+            visit(child, bound)
 
     visit(node, bound)
     return out
+
+
+def _children(node: Any) -> Iterator[Any]:
+    """The expressions a node is made of, in the order of its fields."""
+    for f in fields(node):
+        value = getattr(node, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, n.Node):
+                yield item
+
+
+# Operators, and lists written out or indexed: what they make is a value, whatever their parts are.
+_LISTS = (n.ListLit, n.TupleLit, n.RangeLit, n.Index)
+_OPERATORS = (*_LISTS, n.BinOp, n.Compare, n.BoolOp, n.NotOp, n.Neg, n.IfExp)
 
 
 class _Walker:
@@ -122,37 +134,9 @@ class _Walker:
             return self.call(node, env, depth)
         if isinstance(node, n.ListComp | n.GenCall):
             return self.comprehension(node, env, depth)
-        if isinstance(node, n.Index):
-            self.walk(node.obj, env, depth)
-            self.walk(node.key, env, depth)
-            return _VALUE
-        if isinstance(node, n.ListLit | n.TupleLit):
-            for item in node.items:
-                self.walk(item, env, depth)
-            return _VALUE
-        if isinstance(node, n.BinOp):
-            self.walk(node.left, env, depth)
-            self.walk(node.right, env, depth)
-            return _VALUE
-        if isinstance(node, n.Compare):
-            self.walk(node.left, env, depth)
-            for right in node.rights:
-                self.walk(right, env, depth)
-            return _VALUE
-        if isinstance(node, n.BoolOp):
-            for value in node.values:
-                self.walk(value, env, depth)
-            return _VALUE
-        if isinstance(node, n.NotOp | n.Neg):
-            self.walk(node.operand, env, depth)
-            return _VALUE
-        if isinstance(node, n.IfExp):
-            for part in (node.cond, node.body, node.orelse):
+        if isinstance(node, _OPERATORS):  # each part walked: a value made of values
+            for part in _children(node):
                 self.walk(part, env, depth)
-            return _VALUE
-        if isinstance(node, n.RangeLit):
-            self.walk(node.start, env, depth)
-            self.walk(node.stop, env, depth)
             return _VALUE
         raise _NotLocal  # a kind of expression not followed here
 
