@@ -1790,6 +1790,7 @@ def action_enumerator(
                 continue
             domain_source = gen.gen(domain, scope, local)
             uses = free_names(domain)
+            level_checks = checks[k]
             if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
                 try:
                     values = gen.const(distinct(None, gen.ns[domain_source]))
@@ -1797,11 +1798,14 @@ def action_enumerator(
                     raise Unsupported("a constant domain of unhashable values") from None
                 if all(type(v) in _ATOMS for v in gen.ns[values]):
                     atoms.add(pname)
-                members = _membership(checks[k], pname, level_of, k)
-                if members is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
+                member = _membership(checks[k], pname, level_of, k)
+                if member is not None:  # `pname in xs`: the domain's values in xs, in the domain's order
+                    members = member.rights[0]
                     order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
                     values = f"_among({order}, {gen.gen(members, scope, local)}, {values})"
                     uses = uses | free_names(members)
+                    if not tested:  # every value looped over is in xs: not asked again (bound, it is)
+                        level_checks = [c for c in checks[k] if c is not member]
             elif gen.surely_distinct(domain, scope, local):  # nothing for `distinct` to drop
                 values = domain_source
             else:
@@ -1826,7 +1830,9 @@ def action_enumerator(
             frame = _loop_frame([pname])
             gen.hoisting.append(frame)
             try:
-                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of, tested)
+                _level_lines(
+                    out, gen, level_checks, cost, k, (scope, local), pad, "continue", where_of, tested
+                )
             finally:
                 gen.hoisting.pop()
             for temp in frame[1]:
@@ -1913,9 +1919,9 @@ def _called_names(node: n.Node) -> list[str | None]:
     return found
 
 
-def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level: int) -> n.Node | None:
-    """The list of a condition `pname in xs` among a level's conditions, where xs names no parameter of this
-    level or a later one: the loop over a constant domain may then go over the values in xs only."""
+def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level: int) -> n.Compare | None:
+    """A condition `pname in xs` among a level's conditions, where xs names no parameter of this level or a
+    later one: the loop over a constant domain may then go over the values in xs only (`among`)."""
     from meeple.compile.expressions import free_names
 
     for c in conds:
@@ -1926,24 +1932,24 @@ def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level
             and c.left.id == pname
             and all(level_of.get(x, 0) < level for x in free_names(c.rights[0]))
         ):
-            return c.rights[0]
+            return c
     return None
 
 
 def among(order: dict[Any, int], xs: Any, domain: Any) -> Any:
     """The values of a constant domain (`order`: each value's place in it) that are in xs, in the domain's
-    order, where xs is a list; else the whole domain (the loop's own condition tells the values in xs).
-    The answer for the same list object is kept (`_AMONG`): a def's result kept across decisions (`path
-    in rope_paths(me)`) is the same list at the next decision, and a list is never changed in place."""
+    order: those `x in xs` holds for (none for none), so the loop need not ask it again. For a list, the
+    answer for the same list object is kept (`_AMONG`): a def's result kept across decisions (`path in
+    rope_paths(me)`) is the same list at the next decision, and a list is never changed in place."""
     if type(xs) is not list and type(xs) is not tuple and type(xs) is not Distinct:
-        return domain
+        return [] if xs is None else [x for x in domain if x in xs]  # a zone's names, a bundle's kinds
     found = _AMONG.get(id(xs))
     if found is not None and found[0] is xs and found[1] is order:
         return found[2]
     try:
         places = sorted({order[x] for x in xs if x in order})
-    except TypeError:  # a value that cannot be hashed: the loop's condition compares it
-        return domain
+    except TypeError:  # a value that cannot be hashed: compared one by one
+        return [x for x in domain if x in xs]
     values = [domain[i] for i in places]
     if len(_AMONG) >= _AMONG_KEPT:
         _AMONG.clear()

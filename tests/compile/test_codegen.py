@@ -1151,9 +1151,12 @@ flow:
 
 def test_membership_of_a_value_that_may_be_none_is_written_out_and_nothing_is_in_none(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, MAYBE_NONE_RULES, players=2)
-    keep, leave = (game.definition.actions[a].listing.source for a in ("keep", "leave"))
+    keep, leave = (game.definition.actions[a].fast.source for a in ("keep", "leave"))
     assert "s.gv['held'] is not None and v_x in s.gv['held']" in keep
     assert "s.gv['held'] is None or v_x not in s.gv['held']" in leave
+    # A step's listing of `keep` goes over the values in `held` alone (`among`: none of none).
+    listing = game.definition.actions["keep"].listing.source
+    assert "_among(" in listing and "v_x in s.gv" not in listing
     state = game.new_game(seed=1)
     assert [str(a) for a in state.legal_actions()] == ["leave(x=1)", "leave(x=2)", "leave(x=3)"]
     state.apply("leave(x=1)")
@@ -2355,7 +2358,10 @@ def test_a_loop_over_a_constant_domain_whose_condition_asks_for_membership_goes_
     game = load_tiny(tmp_path, AMONG_RULES, players=2)
     source = {name: game.definition.actions[name].fast.source for name in ("put", "start", "mark")}
     assert "_among(" in source["put"] and "_among(" in source["start"]
-    assert "_among(" in source["mark"]  # a zone is looped over as the whole domain (`among` tells)
+    assert "_among(" in source["mark"]  # a zone's names: those of its cards that are cells
+    # A step's listing loops over the members only and does not ask again; given a cell, it asks.
+    listing = game.definition.actions["put"].listing.source
+    assert "_among(" in listing and "v_cell in _i" not in listing and "v_cell in _i" in source["put"]
     state = game.new_game(seed=1)
     offers = [str(a) for a in state.legal_actions()]
     assert offers == ["start(cell=b1)", "start(cell=d2)", "mark(cell=a1)", "mark(cell=c1)"]
@@ -2366,15 +2372,15 @@ def test_a_loop_over_a_constant_domain_whose_condition_asks_for_membership_goes_
     plays_as_the_closures(tmp_path, monkeypatch, AMONG_RULES, game, range(1, 6))
 
 
-def test_among_keeps_the_domains_order_and_falls_back_to_the_whole_domain_for_what_is_no_list():
+def test_among_keeps_the_domains_order_and_answers_exactly_the_values_in_what_it_is_asked_of():
     domain = ["a", "b", "c", "d"]
     order = {v: i for i, v in enumerate(domain)}
     assert codegen.among(order, ["d", "x", "b", "d"], domain) == ["b", "d"]
     assert codegen.among(order, ("c",), domain) == ["c"]
     assert codegen.among(order, [], domain) == []
-    assert codegen.among(order, {"a": 1}, domain) is domain  # a zone: counts by name
-    assert codegen.among(order, None, domain) is domain
-    assert codegen.among(order, [["a"]], domain) is domain  # a value that cannot be hashed
+    assert codegen.among(order, {"a": 1, "x": 2}, domain) == ["a"]  # a zone: the names it has
+    assert codegen.among(order, None, domain) == []  # `x in none` holds for nothing
+    assert codegen.among(order, [["a"], "c"], domain) == ["c"]  # a value that cannot be hashed: compared
     kept = ["d", "a"]  # a def's result kept across decisions: the same list asked again
     first = codegen.among(order, kept, domain)
     assert first == ["a", "d"] and codegen.among(order, kept, domain) is first
