@@ -8,7 +8,7 @@ from typing import Any
 
 from meeple.compile.ir import GameDef
 from meeple.runtime import engine
-from meeple.runtime.effects import Effects, new_stamp
+from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
 
 FORMAT = 2
@@ -60,8 +60,9 @@ class State(Effects):
         self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
         # Each player's resources as a bundle, with the stamp of that player's resources it was made at
         # (see codegen._resources); a stamp is new at every change of a player's resources (Effects.gain).
+        # A new state's bundles are its own, so any stamps will do to begin with.
         self._res_held: dict[Player, tuple[int, Bundle]] = {}
-        self.res_stamps = [new_stamp() for _ in self.players]
+        self.res_stamps = [0] * game.players
         # The sites where pieces changed since the kept results were last refreshed, in a game with defs
         # that read the pieces near their site only (GameDef.site_drops); None in another.
         self._site_log: list[str] | None = [] if game.local_defs else None
@@ -200,8 +201,7 @@ class State(Effects):
         self._pieces_seen = None
         self._piece_lists = {}
         self._listed = None
-        self._res_held = {}
-        self.res_stamps = [new_stamp() for _ in self.players]
+        self._res_held = {}  # its own from now on: its stamps find nothing another state worked out
         self._site_index = None
         self._simul = None
         self._kept = {}
