@@ -491,11 +491,12 @@ class GameCompiler:
             spec = sym.definitions.get(kind) or {}
             piece_fields.update(spec, spec.get("fields") or {})
         out = {}
+        builtins = set(BUILTINS)
         for parts, names in kept_defs:
             if not any(part.startswith("pieces") for part in parts):
                 continue
             for name in names:
-                paths = local_paths(name, gen.def_bodies, set(BUILTINS), piece_fields)
+                paths = local_paths(name, gen.def_bodies, builtins, piece_fields)
                 if paths and paths != {()}:  # its own site's pieces alone: as cheap to ask again
                     out[name] = paths
         looped = self.looped_defs(gen.def_bodies) if out else set()
@@ -505,6 +506,7 @@ class GameCompiler:
         """The defs a listing may ask of many values: called with a parameter of an action (in its `when`
         or a parameter's domain) or a name of a comprehension, or so from within such a def."""
         found: set[str] = set()
+        defs = set(bodies)
         for name, spec in (self.data.get("actions") or {}).items():
             spec = spec if isinstance(spec, dict) else {}
             params: dict[str, Any] = spec["params"] if isinstance(spec.get("params"), dict) else {}
@@ -517,11 +519,11 @@ class GameCompiler:
             for text, where in texts:
                 node = self.ex.parse_at(text, where)
                 if node is not None:
-                    found |= looped_calls(node, set(bodies), bound)
+                    found |= looped_calls(node, defs, bound)
         todo = list(found)
         while todo:  # a def asked of many values asks the defs it calls with its own argument as often
             node, _, _, params = bodies[todo.pop()]
-            for called in looped_calls(node, set(bodies), set(params)) - found:
+            for called in looped_calls(node, defs, set(params)) - found:
                 found.add(called)
                 todo.append(called)
         return found

@@ -14,8 +14,6 @@ are dropped at every change of the pieces it reads, as before.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import fields
 from typing import Any
 
 from meeple.compile.builtins import BOARD_QUERIES
@@ -92,20 +90,11 @@ def looped_calls(node: Any, names: set[str], bound: set[str]) -> set[str]:
         if isinstance(x, n.Call) and isinstance(x.func, n.Name) and x.func.id in names:
             if any(isinstance(arg, n.Name) and arg.id in bound for arg in x.args):
                 out.add(x.func.id)
-        for child in _children(x):
+        for child in n.children(x):
             visit(child, bound)
 
     visit(node, bound)
     return out
-
-
-def _children(node: Any) -> Iterator[Any]:
-    """The expressions a node is made of, in the order of its fields."""
-    for f in fields(node):
-        value = getattr(node, f.name)
-        for item in value if isinstance(value, tuple) else (value,):
-            if isinstance(item, n.Node):
-                yield item
 
 
 # Operators, and lists written out or indexed: what they make is a value, whatever their parts are.
@@ -135,7 +124,7 @@ class _Walker:
         if isinstance(node, n.ListComp | n.GenCall):
             return self.comprehension(node, env, depth)
         if isinstance(node, _OPERATORS):  # each part walked: a value made of values
-            for part in _children(node):
+            for part in n.children(node):
                 self.walk(part, env, depth)
             return _VALUE
         raise _NotLocal  # a kind of expression not followed here
