@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from heapq import heappop, heappush
@@ -980,18 +980,51 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
     key = ("trail sides", tuple(edges))
     shape = cache.get(key)
     if shape is None:
-        ends = s.game.board.ends
-        # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
-        sides = tuple(sorted({(e, *ends[e]) for e in key[1]}))
-        # Only a blocked corner some side touches can cut a trail: the others are no part of the answers' key.
-        touched = frozenset(c for _, a, b in sides for c in (a, b))
-        shape = _remember(cache, key, (sides, touched, {}))
-    sides, touched, answers = shape
+        shape = _remember(cache, key, _trail_shape(s.game.board.ends, key[1], cache))
+    sides, touched, answers, before = shape
     cut = touched.intersection(blocked)
     found = answers.get(cut)
     if found is None:  # a search, unless the same sides in another order were searched with these corners
-        found = answers[cut] = _longest_trail(sides, cut)
+        floor = before[1].get(cut.intersection(before[0])) if before is not None else None
+        if floor is None:
+            found = _longest_trail(sides, cut)
+        else:  # one side more than a list already answered: only trails along the new side can be longer
+            found = _longest_through(before[2], sides, cut, floor)
+        answers[cut] = found
     return found  # type: ignore[no-any-return]
+
+
+def _trail_shape(ends: dict[str, tuple[str, str]], names: tuple[str, ...], cache: dict[Any, Any]) -> Any:
+    """The sides of a list of side names, each once and sorted, the corners they touch, the answers found
+    for them (by the blocked corners among those) and, when the list is one already seen with one name
+    added at its end (a piece placed since), that list's touched corners, its answers and the new side."""
+    seen = cache.get(("trail sides", names[:-1])) if names else None
+    if seen is not None:
+        side = (names[-1], *ends[names[-1]])
+        known, touched, answers, _ = seen
+        at = bisect_left(known, side)
+        if at < len(known) and known[at] == side:  # a side listed twice: the same sides
+            return seen
+        sides = (*known[:at], side, *known[at:])
+        return sides, touched.union(side[1:]), {}, (touched, answers, side)
+    # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
+    sides = tuple(sorted({(e, *ends[e]) for e in names}))
+    # Only a blocked corner some side touches can cut a trail: the others are no part of the answers' key.
+    return sides, frozenset(c for _, a, b in sides for c in (a, b)), {}, None
+
+
+def _longest_through(
+    side: tuple[str, str, str], sides: tuple[tuple[str, str, str], ...], cut: frozenset[str], floor: int
+) -> int:
+    """The longest trail over `sides` when it is at least `floor`, the longest over them all but `side`
+    (with the same corners blocked): the longest of the group of sides `side` belongs to, if longer. A
+    corner `side` alone touches may be blocked or not, a trail can end there all the same."""
+    joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its first corner is 0
+    group = [-1] * len(joins)
+    found, corners = _trail_group(joins, 0, group, 0)
+    if found <= floor:
+        return floor
+    return _longest_in_group(joins, corners, found, floor)
 
 
 @lru_cache(maxsize=8192)
@@ -1035,21 +1068,26 @@ def _trail_groups(joins: list[list[tuple[int, int]]]) -> list[tuple[int, list[in
     group = [-1] * len(joins)
     groups: list[tuple[int, list[int]]] = []
     for first, _ in enumerate(joins):
-        if group[first] >= 0:
-            continue
-        k = len(groups)
-        group[first] = k
-        corners = [first]
-        ends = 0
-        for corner in corners:  # the list grows as the group is found
-            at = joins[corner]
-            ends += len(at)
-            for _, other in at:
-                if group[other] < 0:
-                    group[other] = k
-                    corners.append(other)
-        groups.append((ends // 2, corners))
+        if group[first] < 0:
+            groups.append(_trail_group(joins, first, group, len(groups)))
     return groups
+
+
+def _trail_group(
+    joins: list[list[tuple[int, int]]], first: int, group: list[int], k: int
+) -> tuple[int, list[int]]:
+    """The group of `first` (numbered k in `group`): its number of sides and its corners."""
+    group[first] = k
+    corners = [first]
+    ends = 0
+    for corner in corners:  # the list grows as the group is found
+        at = joins[corner]
+        ends += len(at)
+        for _, other in at:
+            if group[other] < 0:
+                group[other] = k
+                corners.append(other)
+    return ends // 2, corners
 
 
 def _longest_in_group(

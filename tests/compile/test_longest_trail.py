@@ -171,6 +171,38 @@ def test_networks_on_a_hex_board_agree_with_the_plain_search(seed: int, size: in
     assert _longest_trail.__wrapped__(edges, blocked) == from_every_corner(edges, blocked)
 
 
+@settings(max_examples=40, deadline=None)
+@given(HEX_SIDES, st.integers(6, 18))
+def test_a_network_asked_after_each_rope_agrees_with_the_plain_search(seed: int, size: int) -> None:
+    """As an award asks: the same list with one side more at its end each time (some twice, as a rule file
+    may allow), the blocked corners changing now and then. From the second side on, the answer comes from
+    the list before it and the trails along the new side: no search of the whole network."""
+    import random
+
+    state = meeple.load(GAMES / "climbers_of_verdon.yaml", players=2).new_game(seed=1)
+    state.game.card_combos.clear()
+    ends = state.game.board.ends
+    rng = random.Random(seed)
+    sides = [rng.choice(sorted(ends))]
+    corners = set(ends[sides[0]])
+    blocked: list[str] = []
+    moved = 0  # the times the blocked corners changed
+    _longest_trail.cache_clear()
+    for _ in range(size):
+        edges = tuple(sorted({(s, *ends[s]) for s in sides}))
+        want = from_every_corner(edges, frozenset(blocked))
+        assert longest_path(state, sides, blocked) == want
+        if rng.random() < 0.3:  # another player's building on a corner, or one more elsewhere
+            blocked.append(rng.choice(sorted(corners | {"nowhere"})))
+            moved += 1
+        again = [s for s in sides if rng.random() < 0.1][:1]
+        sides = sides + (again or [rng.choice(sorted(s for s in ends if set(ends[s]) & corners))])
+        corners |= {c for s in sides for c in ends[s]}
+    # A full search for the first side, and at most once after each change of the blocked corners (the list
+    # before was answered with others); every other answer came from the list before and the new side.
+    assert _longest_trail.cache_info().misses <= 1 + moved
+
+
 @settings(max_examples=300)
 @given(GRAPHS, st.frozensets(st.sampled_from(CORNERS)))
 def test_the_groups_split_the_sides_at_corners_not_blocked(
