@@ -65,7 +65,7 @@ def enumerate_action(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
             found = next(completions(s, a, me, bound, free), None) is not None
         if not found:
             return []
-        return [stepwise_offer(a.name) if not bound else Action(a.name, tuple(bound.items()), partial=True)]
+        return [stepwise_offer(a.name) if not bound else Action(a.name, tuple(bound.items()), True)]
     if a.fast is not None:  # the generated loops
         return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
     names = [p.name for p in a.params]
@@ -97,10 +97,9 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     prefix = tuple(bound.items())
     values = a.next_values.get(nxt.name) if partial else None
     if values is not None:  # the generated loops: each value that can be completed, in one pass
-        return [
-            Action(a.name, (*prefix, (nxt.name, value)), partial=True)
-            for value in values(s, me, bound, free, False)
-        ]
+        name, key = a.name, nxt.name
+        # `partial` given by position: as a keyword it costs more than the rest of the Action
+        return [Action(name, (*prefix, (key, value)), True) for value in values(s, me, bound, free, False)]
     out = []
     for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
         trial = {**bound, nxt.name: value}
@@ -109,7 +108,7 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         else:
             found = next(completions(s, a, me, trial, free), None) is not None
         if found:
-            out.append(Action(a.name, (*prefix, (nxt.name, value)), partial=partial))
+            out.append(Action(a.name, (*prefix, (nxt.name, value)), partial))
     return out
 
 
