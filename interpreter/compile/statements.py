@@ -589,7 +589,13 @@ class StmtCompiler:
         piece = self.ex.expr(node.piece, scope)
         who = self.e(node.owner, scope)
         kind = node.kind
-        return lambda s, b: s.replace(piece(s, b), kind, None if who is None else who(s, b))
+
+        def run(s: Any, b: dict[str, Any]) -> None:
+            s.replace(piece(s, b), kind, None if who is None else who(s, b))
+
+        if who is None:
+            return planned(run, lambda v: f"s.replace({v[0]}, {kind!r}, None)", piece)
+        return planned(run, lambda v: f"s.replace({v[0]}, {kind!r}, {v[1]})", piece, who)
 
     def s_MoveCard(self, node: n.MoveCard, scope: Scope) -> Run:
         """`move card c from a to b` moves one card; given a bundle, a list or a zone, every unit of it."""
@@ -685,17 +691,25 @@ class StmtCompiler:
             decider = by(s, b) if by is not None else b["me"]
             s.grant(action, tuple((k, f(s, b)) for k, f in args), times(s, b), decider, free, optional)
 
-        return grant
+        names = [k for k, _ in args]
+        first = 0 if by is None else 1  # the values in the order the closure works them out
+
+        def line(v: list[str]) -> str:
+            given = "".join(f"({k!r}, {x}), " for k, x in zip(names, v[first:], strict=False))
+            decider = v[0] if by is not None else "b['me']"
+            return f"s.grant({action!r}, ({given}), {v[-1]}, {decider}, {free}, {optional})"
+
+        fns = [*([by] if by is not None else []), *(f for _, f in args), times]
+        return planned(grant, line, *fns)
 
     def s_Perform(self, node: n.Perform, scope: Scope) -> Run:
         block = self.ex.expr(node.block, scope)
 
         def perform(s: Any, b: dict[str, Any]) -> None:
-            effect = block(s, b)
-            if effect is not None:
-                effect(s, {"me": b["me"]})
+            s.perform(block(s, b), b["me"])
 
-        return perform
+        # The effect performed may end the game.
+        return planned(perform, lambda v: f"s.perform({v[0]}, b['me'])", block, ends=True)
 
     def s_Log(self, node: n.Log, scope: Scope) -> Run:
         """`log 'text {expr} text'`: the braces hold expressions, shown with str()."""
@@ -761,11 +775,11 @@ class StmtCompiler:
             at = self.word_at(node, name, len("reset"))
             self.sink.unknown(self.ex.path, at, "scope", name, self.sym.scopes)
             return None
-        return lambda s, b: s.reset_scope(name)
+        return planned(lambda s, b: s.reset_scope(name), lambda v: f"s.reset_scope({name!r})")
 
     def s_GiveLead(self, node: n.GiveLead, scope: Scope) -> Run:
         who = self.ex.expr(node.player, scope)
-        return lambda s, b: s.give_lead(who(s, b))
+        return planned(lambda s, b: s.give_lead(who(s, b)), lambda v: f"s.give_lead({v[0]})", who)
 
     def s_Win(self, node: n.Win, scope: Scope) -> Run:
         who = self.ex.expr(node.player, scope)

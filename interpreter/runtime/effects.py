@@ -412,6 +412,11 @@ class Effects:
                 ver[parts[name]] += 1
         self.sv[scope] = dict(start)  # the game's own copy stays as declared
 
+    def perform(self, effect: Any, me: Player) -> None:
+        """`perform`: run an effect (a card's, a named one) for `me`; none does nothing."""
+        if effect is not None:
+            effect(self, {"me": me})
+
     def give_lead(self, player: Player) -> None:
         """The next turn of the running round-robin phase goes to `player` (or the next one not skipped)."""
         for frame in reversed(self.stack):

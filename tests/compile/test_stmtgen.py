@@ -136,11 +136,13 @@ actions:
       - let third = rows[2]
   bad_site:
     effect: ["place stone at 'z9' for me"]
+  bad_lead:
+    effect: [give lead to me]     # no round-robin phase runs
 flow:
   - phase: play
     turns: clockwise
     repeat: true
-    do: [{choose: [bad_index, bad_site]}]
+    do: [{choose: [bad_index, bad_site, bad_lead]}]
 """
 
 
@@ -158,13 +160,14 @@ def failure_reports(tmp_path, monkeypatch, rules: str, action: str) -> list[tupl
     return reports
 
 
-@pytest.mark.parametrize("action", ["bad_index", "bad_site"])
-def test_a_failing_rule_is_reported_where_the_closures_report_it(tmp_path, monkeypatch, action):
+@pytest.mark.parametrize(
+    ("action", "at"), [("bad_index", "rows[2]"), ("bad_site", "'z9'"), ("bad_lead", "give lead")]
+)
+def test_a_failing_rule_is_reported_where_the_closures_report_it(tmp_path, monkeypatch, action, at):
     reports = failure_reports(tmp_path, monkeypatch, FAILS, action)
     assert reports[0] == reports[1]
     line = reports[0][1]
-    text = FAILS.splitlines()[line - 1]
-    assert ("rows[2]" in text) if action == "bad_index" else ("'z9'" in text)
+    assert at in FAILS.splitlines()[line - 1]
 
 
 def test_the_seed_games_effects_are_written_out():
@@ -173,6 +176,23 @@ def test_the_seed_games_effects_are_written_out():
         effects = [a.effect for a in game.definition.actions.values()]
         written = [e for e in effects if not isinstance(e, Block)]
         assert len(written) >= len(effects) - 1, name  # an empty effect stays a Block
+
+
+def test_grants_performs_replacements_leads_and_resets_are_written_out_in_place():
+    verdon = meeple.load("climbers_of_verdon").definition.actions
+    assert (
+        "s.grant('accept_trade', (('partner', b['me']), ('give', b['give']), ('get', b['get']), ), 1, "
+        in (verdon["offer_trade"].effect.source)
+    )
+    assert "s.perform(" in verdon["play_card"].effect.source
+    assert "s.replace(b['project'], 'route', None)" in verdon["climb"].effect.source
+    climber = meeple.load("tabletop_climber").definition
+    assert "s.perform(" in climber.actions["play"].effect.source  # a routine: the field reset
+    reset = climber.sym.routines["reset_field"]
+    assert "s.reset_scope('trick')" in reset.source and "s.give_lead(" in reset.source
+    for effect in (verdon["offer_trade"].effect, verdon["play_card"].effect, reset):
+        left = [line for line in effect.source.split("\n")[1:] if "(s, b)" in line]
+        assert all(line.strip().startswith("if s.log is not None:") for line in left)  # log lines alone
 
 
 SEARCHES = """
