@@ -670,7 +670,7 @@ def _pieces_at(s: Any, ids: tuple[int, ...], kind: str | None) -> list[PieceRef]
 
 @builtin("supply")
 def supply(s: Any, player: Player, kind: str) -> int:
-    return s.supply[player].get(kind, 0)
+    return s.supply[player].get(kind, 0)  # written out in place in generated source (codegen): the same
 
 
 @builtin("copies")

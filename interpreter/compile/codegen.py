@@ -1338,6 +1338,8 @@ class SourceGen:
                 f"({a}._d.keys().isdisjoint({b}._d) if type({a}) is _Bundle and type({b}) is _Bundle"
                 f" else _b_disjoint(s, {a}, {b}))"
             )
+        if name == "supply" and name not in self.sym.defs and not node.kwargs and len(args) == 2:
+            return self.reads_state(f"s.supply[{args[0]}].get({args[1]}, 0)")  # the built-in's body
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
             return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
         kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]

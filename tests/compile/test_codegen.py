@@ -2881,3 +2881,32 @@ def test_an_effects_loop_over_sites_asks_each_site_when_the_value_may_change_und
     # the cells numbered as rolled up to the first one, then those numbered 3
     expected = worth[first] + sum(w for i, (w, v) in enumerate(zip(worth, numbers)) if i > first and v == 3)
     assert state.pv[0]["grain"] == expected
+
+
+SUPPLY_RULES = """
+game: {name: Supplies, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 3}}
+board: {grid: {width: 3, height: 2}}
+actions:
+  put:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    when: supply(me, 'stone') > 1
+    effect: [place stone at cell for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 4
+    do: [{choose: [put], until: done}]
+"""
+
+
+def test_a_players_supply_is_read_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SUPPLY_RULES, players=2)
+    assert "s.supply[v_me].get('stone', 0) > 1" in game.definition.actions["put"].fast.source
+    state = game.new_game(seed=1)
+    state.apply(state.legal_actions()[0]).apply(state.legal_actions()[0])
+    assert [a.name for a in state.legal_actions()] == ["done"]  # a third would leave one in the supply
+    assert state.supply[0]["stone"] == 1 and state.supply[1]["stone"] == 3
+    plays_as_the_closures(tmp_path, monkeypatch, SUPPLY_RULES, game, range(2))
