@@ -201,7 +201,9 @@ def _legal_here(s: Any, f: dict[str, Any], kind: str) -> list[Action]:
 # ---------------------------------------------------------------- applying
 
 
-def apply(s: Any, action: Action) -> None:
+def apply(s: Any, action: Any) -> Any:
+    """Apply one legal action (or its printed form) to the state in place; returns the state, for chaining.
+    It is `State.apply` itself: no call in between."""
     legal = s._legal  # the listing kept, as legal_actions would answer, without its call
     if legal is None or s.over or not s.stack:
         legal = legal_actions(s)
@@ -209,7 +211,9 @@ def apply(s: Any, action: Action) -> None:
         if offered is action:
             break
     else:
-        if action not in legal:
+        if isinstance(action, str):  # its printed form
+            action = s.find_action(action)
+        elif action not in legal:
             shown = ", ".join(str(a) for a in legal[:12]) + (" …" if len(legal) > 12 else "")
             raise IllegalActionError(f"illegal action {action}; legal now: {shown or 'none'}")
     f = s.stack[-1]
@@ -218,7 +222,7 @@ def apply(s: Any, action: Action) -> None:
         s._legal = None
         simul.choose(s, f, action)
         advance(s)
-        return
+        return s
     if s.narrated is not None:  # before anything changes: what each seat can tell of the choice
         s.unit = begin_action(s, action)
     s._legal = None
@@ -239,7 +243,7 @@ def apply(s: Any, action: Action) -> None:
             s.stack.pop()
             execute(s, game.actions[name], me, action.params, False, action)
             advance(s)
-            return
+            return s
     else:
         step = None
     if step is not None and name == step.until and name not in game.actions:
@@ -247,13 +251,13 @@ def apply(s: Any, action: Action) -> None:
             s.say(f"{me}: {action}")
         s.stack.pop()
         advance(s)
-        return
+        return s
     if name == SKIP and kind in ("grant", "choose"):
         if s.log is not None:
             s.say(f"{me}: skip {f['action']}" if kind == "grant" else f"{me}: skip")
         s.stack.pop()
         advance(s)
-        return
+        return s
     if action.partial:
         if kind == "partial":
             f["args"] = action.params
@@ -266,7 +270,7 @@ def apply(s: Any, action: Action) -> None:
         # (it takes over only where none can be chosen).
         if not legal_actions(s):
             advance(s)
-        return
+        return s
     free = False
     if kind == "partial":
         s.stack.pop()
@@ -283,6 +287,7 @@ def apply(s: Any, action: Action) -> None:
             s.stack.pop()
     execute(s, game.actions[name], me, action.params, free, action)
     advance(s)
+    return s
 
 
 def rule_error(s: Any, message: str, section: str) -> RuleRuntimeError:
