@@ -1099,12 +1099,19 @@ def _longest_in_group(
     corner has an even number of sides, one closed trail uses them all. Otherwise the sides are joined into
     chains between the corners where a trail may turn, the trees hanging from the rings are cut off as arms,
     and the trails along the rings are walked from every ring corner, each beginning and ending down the
-    longest arms it can, stopping as soon as one uses every side."""
+    longest arms it can, stopping as soon as one is as long as any trail can be (one side left
+    out at each corner with an odd number of sides, but for the two ends)."""
     if everything == len(corners) - 1:  # a tree: its longest path, between the corner farthest from any
         far, _ = _farthest(joins, corners[0])  # corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
-    if not any(len(joins[c]) % 2 for c in corners):  # every corner even: one closed trail takes every side
+    odd = sum([len(joins[c]) & 1 for c in corners])
+    if not odd:  # every corner even: one closed trail takes every side
         return everything
+    # A trail leaves out a side at each corner with an odd number of sides, but for its two ends: the sides
+    # it leaves out touch at least odd - 2 corners, two each at most.
+    most = everything - (odd - 2) // 2
+    if best >= most:
+        return best
     ways = _chains(joins, corners)
     # The trees hanging from the rings, pruned leaf by leaf: a trail that goes down one never comes back up,
     # so each is an arm as long as its longest way down from where it hangs, and a trail within one goes
@@ -1137,7 +1144,7 @@ def _longest_in_group(
         end = top[start][1] if corner == start else top[corner][0]
         if length + end > best:
             best = length + end
-            if best == everything:
+            if best >= most:  # no trail is longer
                 return True
         for bit, nxt, sides in rings[corner]:
             if not used & bit and walk(nxt, start, used | bit, length + sides):
