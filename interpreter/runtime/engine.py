@@ -261,14 +261,21 @@ def apply(s: Any, action: Any) -> Any:
     if action.partial:
         if kind == "partial":
             f["args"] = action.params
+            free = f["free"]
         else:  # a granted action keeps its bound arguments and its free cost while it is stepped
             free = f["free"] if kind == "grant" else False
             s.stack.append(
                 {"k": "partial", "action": action.name, "args": action.params, "p": me, "free": free}
             )
         # Nothing has changed but the decision: the next value to choose, as `advance` would list it first
-        # (it takes over only where none can be chosen).
-        if not legal_actions(s):
+        # (it takes over only where none can be chosen). The results kept are as the listing of this
+        # action left them: listed without a refresh (legal_actions, written out).
+        s._memo = {}
+        try:
+            s._legal = stepwise_options(s, game.actions[name], me, dict(action.params), free)
+        finally:
+            s._memo = None
+        if not s._legal:
             advance(s)
         return s
     free = False

@@ -91,3 +91,52 @@ def test_a_step_offering_an_action_whose_choices_are_drawn_at_random_is_listed_e
     state.apply("ask(other=p2)")
     state.apply("skip")
     assert engine.legal_actions(state) is not listed
+
+
+PAIRS = """
+game: {name: Pairs, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}}
+board: {grid: {width: 3, height: 2}}
+defs:
+  free_cells(p): "[c for c in cells if len(pieces_at(c)) == 0]"
+actions:
+  pair:
+    stepwise: true
+    params: {a: "free_cells(me)", b: "[c for c in free_cells(me) if c > a]"}
+    effect: [place stone at a for me, place stone at b for me]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: len(pieces()) >= 4
+    do: [{choose: [pair]}]
+"""
+
+
+def test_the_steps_of_a_stepwise_action_are_listed_from_the_results_kept_as_they_are(tmp_path: Path) -> None:
+    """Between the steps of a stepwise action nothing changes: the next value's listing takes the results
+    kept as the step's listing left them, without testing the parts they read again. After the action's
+    effect the results are refreshed: the cells taken are no longer offered."""
+    game = asking(tmp_path, PAIRS)
+    assert any("free_cells" in names for _, names in game.definition.kept_defs)
+    refresh = game.definition.refresh_kept
+    calls = []
+
+    def counted(s: object) -> None:
+        calls.append(1)
+        refresh(s)
+
+    game.definition.__dict__["refresh_kept"] = counted  # the cached property's value, counted
+    state = game.new_game(seed=1)
+    state.apply(state.legal_actions()[0])  # the offer of `pair`
+    assert [str(a) for a in state.legal_actions()][:2] == ["pair(a=a1, …)", "pair(a=b1, …)"]
+    asked = len(calls)
+    state.apply("pair(a=b1, …)")
+    assert [str(a) for a in state.legal_actions()] == [f"pair(a=b1, b={c})" for c in ("c1", "b2", "c2")]
+    assert len(calls) == asked  # the second step: listed without a refresh
+    state.apply("pair(a=b1, b=c1)")
+    state.apply(state.legal_actions()[0])  # the other player's offer
+    assert len(calls) > asked
+    offered = [str(a) for a in state.legal_actions()]
+    assert offered[0] == "pair(a=a1, …)" and not any("b1" in a or "c1" in a for a in offered)
