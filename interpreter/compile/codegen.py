@@ -236,6 +236,17 @@ class _Zone(frozenset[Any]):
     __slots__ = ()
 
 
+# A player's expression read twice where their resources are looked up (a name, a binding, a seat).
+_SIMPLE_OBJECT = re.compile(r"[\w.]+(\[[\w'.]+\])?")
+_HELD_READ = re.compile(r"\((_r\d+) if \(\1 := s\.held\[(.+)\]\) is not None else (_resources\(s, \2\))\)")
+
+
+def _resources_of(source: str) -> bool:
+    """Whether a piece of source is a player's resources, with or without the kept bundle read in place."""
+    held = _HELD_READ.fullmatch(source)
+    return _one_call(held.group(3) if held is not None else source, "_resources")
+
+
 def _one_call(source: str, name: str) -> bool:
     """Whether a piece of source is one call of `name` (of a list or tuple's length, for `len`): its
     opening parenthesis closed by the last character."""
@@ -486,14 +497,13 @@ _UNINDEXED: dict[Any, Any] = {}  # the index of a list whose fields cannot be ke
 
 def _resources(s: Any, p: Any) -> Bundle:
     """`p.resources`: what a player holds of every resource, as a bundle. One bundle per player is kept
-    while that player's resources stay as they were (their stamp, `State.res_stamps`): the same bundle
-    across decisions and across other players' changes, and what is worked out from it (`bundles`) kept
-    on it. A bundle is made once per holding in a game and shared (bundles are never changed), so the same
-    holding again finds its `bundles` worked out."""
-    stamp = s.res_stamps[p]
-    found = s._res_held.get(p)
-    if found is not None and found[0] == stamp:
-        return found[1]
+    (`State.held`) until that player's resources change (the effects drop it), the same bundle across
+    decisions and across other players' changes, and what is worked out from it (`bundles`) kept on it.
+    A bundle is made once per holding in a game and shared (bundles are never changed), so the same
+    holding again finds its `bundles` worked out. Generated source reads `s.held` in place first."""
+    held = s.held[p]
+    if held is not None:
+        return held
     game = s.game
     counts = game.resource_counts(s.pv[p])
     alike = game.holdings  # one bundle per holding, shared by every player and state holding it
@@ -502,7 +512,7 @@ def _resources(s: Any, p: Any) -> Bundle:
         if len(alike) >= _HOLDINGS_KEPT:
             alike.clear()
         held = alike[counts] = Bundle.of_pairs(game.sym.resources, counts)  # a count for each
-    s._res_held[p] = (stamp, held)
+    s.held[p] = held
     return held
 
 
@@ -1028,7 +1038,10 @@ class SourceGen:
             if name == "index":
                 return f"int({obj})"
             if name == "resources":
-                return f"_resources(s, {obj})"
+                if self.in_iterable or not _SIMPLE_OBJECT.fullmatch(obj):  # no temporary, or none worth it
+                    return f"_resources(s, {obj})"
+                held = f"_r{next(self.counter)}"  # the bundle kept, read in place: no call while it is
+                return f"({held} if ({held} := s.held[{obj}]) is not None else _resources(s, {obj}))"
             raise Unsupported(f"player field {name}")
         if kind == "piece" and name in _PIECE_RECORD:  # every piece's record has these
             return self.reads_state(f"s.pieces[{obj}][{name!r}]")
@@ -1162,7 +1175,7 @@ class SourceGen:
                 if self.is_zone(node.args[0], scope, local):
                     return True
                 try:  # or of a player's resources, a bundle
-                    return _one_call(self.gen(node.args[0], scope, local), "_resources")
+                    return _resources_of(self.gen(node.args[0], scope, local))
                 except Unsupported:
                     return False
             return name in ("pieces", "pieces_at", "distinct") and name not in self.sym.defs

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
 from meeple.compile.builtins import placed, units
 from meeple.compile.expressions import RuleRuntimeError
 from meeple.values import Bundle, PieceRef, Player
-
-# A new stamp of a player's resources at each change of them: never the same twice in a process, so states
-# that share what was worked out from their resources (a clone and its original) never take one another's.
-new_stamp = itertools.count().__next__
 
 
 class Effects:
@@ -29,7 +24,7 @@ class Effects:
     at: dict[str, tuple[int, ...]]
     sites: dict[str, dict[str, Any]]
     supply: list[dict[str, int]]
-    res_stamps: list[int]
+    held: list[Any]
     _site_log: list[str] | None
     pending: list[dict[str, Any]]
     log: list[str] | None
@@ -57,7 +52,7 @@ class Effects:
 
     def gain(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
-        self.res_stamps[p] = new_stamp()
+        self.held[p] = None
         rec = self.pv[p]
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             rec[k] = rec.get(k, 0) + v
@@ -66,7 +61,7 @@ class Effects:
 
     def pay(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
-        self.res_stamps[p] = new_stamp()
+        self.held[p] = None
         rec = self.pv[p]
         items = bundle._d.items() if type(bundle) is Bundle else bundle.items()  # no call
         for k, v in items:
@@ -77,7 +72,7 @@ class Effects:
 
     def lose(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
-        self.res_stamps[p] = new_stamp()
+        self.held[p] = None
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = max(0, rec.get(k, 0) - v)
@@ -85,9 +80,9 @@ class Effects:
     def transfer(self, bundle: Bundle, src: Player, dst: Player) -> None:
         """Move up to `bundle` from one player to another (never more than the giver has)."""
         self.ver["res"] += 1
-        stamps = self.res_stamps
-        stamps[src] = new_stamp()
-        stamps[dst] = new_stamp()
+        held = self.held
+        held[src] = None
+        held[dst] = None
         have, get = self.pv[src], self.pv[dst]
         moved = {}
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
@@ -107,7 +102,7 @@ class Effects:
             part = self.game.sym.player_part(name)
             self.ver[part] += 1
             if part == "res":
-                self.res_stamps[obj] = new_stamp()
+                self.held[obj] = None
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
             if name == "site":  # a move: the pieces by site follow

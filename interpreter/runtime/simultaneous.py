@@ -263,8 +263,8 @@ def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool
 # What a state is made of that the effects change, taken from a scratch holding every decision (`adopt`).
 _ADOPTED = (
     *("gv", "pv", "tv", "sv", "zones", "pieces", "at", "sites", "_sites_shared", "supply", "awards"),
-    *("ver", "seen", "next_id", "_kept", "_kept_stamps", "_pieces_seen", "_piece_lists", "_res_held"),
-    *("res_stamps", "_site_log"),
+    *("ver", "seen", "next_id", "_kept", "_kept_stamps", "_pieces_seen", "_piece_lists", "held"),
+    *("_site_log",),
 )
 
 

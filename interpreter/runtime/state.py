@@ -59,11 +59,9 @@ class State(Effects):
         self._piece_lists: dict[tuple[Any, Any], tuple[str, int, list[PieceRef], int]] = {}
         # The last `choose` frame listed, the change counters then, its legal actions (engine.legal_actions)
         self._listed: tuple[dict[str, Any], dict[str, int], list[Action]] | None = None
-        # Each player's resources as a bundle, with the stamp of that player's resources it was made at
-        # (see codegen._resources); a stamp is new at every change of a player's resources (Effects.gain).
-        # A new state's bundles are its own, so any stamps will do to begin with.
-        self._res_held: dict[Player, tuple[int, Bundle]] = {}
-        self.res_stamps = [0] * game.players
+        # Each player's resources as a bundle (see codegen._resources), None until asked for after a change
+        # of that player's resources (the effects drop it: Effects.gain).
+        self.held: list[Bundle | None] = [None] * game.players
         # The sites where pieces changed since the kept results were last refreshed, in a game with defs
         # that read the pieces near their site only (GameDef.site_drops); None in another.
         self._site_log: list[str] | None = [] if game.local_defs else None
@@ -182,9 +180,7 @@ class State(Effects):
         c._pieces_seen = None  # a clone's pieces go their own way from the same version number
         c._piece_lists = {}
         c._listed = None  # its frames are copies: none is the one listed
-        # The bundles are shared: a stamp is never given twice, so neither finds the other's changed ones.
-        c._res_held = self._res_held
-        c.res_stamps = list(self.res_stamps)
+        c.held = list(self.held)  # bundles are never changed: each state drops its own when they change
         c._site_log = None if self._site_log is None else list(self._site_log)
         c._site_index = self._site_index  # of the sites they share (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
@@ -199,7 +195,7 @@ class State(Effects):
         self._pieces_seen = None
         self._piece_lists = {}
         self._listed = None
-        self._res_held = {}  # its own from now on: its stamps find nothing another state worked out
+        self.held = [None] * len(self.held)
         self._site_index = None
         self._simul = None
         self._kept = {}

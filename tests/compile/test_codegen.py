@@ -1785,7 +1785,8 @@ def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_b
     # The bundles of a player's resources are all different: no `distinct` asked of them again (those of
     # `first(...).resources`, not known to be a player's, are asked).
     source = game.definition.actions["offer"].listing.source
-    assert "for v_give in _b_bundles(s, _resources(s, v_me), 2):" in source
+    assert re.search(r"for v_give in _b_bundles\(s, \((_r\d+) if \(\1 := s\.held\[v_me\]\) is not None", source)
+    assert "else _resources(s, v_me)), 2):" in source  # the kept bundle read in place, else made
     state = game.new_game(seed=1)
     # Both hold 2 coins and a gem: a coin or two against the gem, or the gem against a coin or two.
     assert [str(a) for a in state.legal_actions() if a.name == "offer"] == [
@@ -1794,25 +1795,25 @@ def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_b
         "offer(give=1 gem, get=2 coin)",
         "offer(give=2 coin, get=1 gem)",
     ]
-    mine = state._res_held[Player(0)][1]
+    mine = state.held[Player(0)]
     assert mine == Bundle({"coin": 2, "gem": 1}) and mine._subs is not None  # its bundles kept on it
     state.apply("offer(give=1 coin, get=1 gem)")  # a variable changes, no resource: the same bundles serve
-    assert _resources(state, Player(0)) is mine
-    kept = state._res_held[Player(0)]
-    state.apply("mine(what=pearl)")  # p2 gains a pearl: p2's bundle is looked up again, p1's stays
+    assert _resources(state, Player(0)) is mine and state.held[Player(0)] is mine
+    state.apply("mine(what=pearl)")  # p2 gains a pearl: p2's bundle is made again, p1's stays
+    assert state.held[Player(1)] is None or state.held[Player(1)]["pearl"] == 1
     offers = [str(a) for a in state.legal_actions() if a.name == "offer"]
     assert "offer(give=1 gem, get=1 pearl)" in offers and "offer(give=1 gem, get=1 coin)" in offers
-    assert _resources(state, Player(1))["pearl"] == 1 and state._res_held[Player(0)] is kept
-    # A stamp of a player's resources is new at each change, never the same in two states: a clone shares
-    # the bundles worked out, and neither ever finds the other's changed ones.
+    assert _resources(state, Player(1))["pearl"] == 1 and state.held[Player(0)] is mine
+    # A clone starts with the bundles kept as they are; each state drops its own at a change of them.
     left, right = state.clone(), state.clone()
-    assert left._res_held is state._res_held and left.res_stamps == state.res_stamps
+    assert left.held == state.held and left.held is not state.held
     left.apply("mine(what=pearl)")
     right.apply("mine(what=coin)")
-    assert left.res_stamps[0] != right.res_stamps[0] and left.res_stamps[1] == right.res_stamps[1]
+    assert left.held[0] is None and right.held[0] is None and state.held[0] is mine
     assert _resources(left, Player(0))["pearl"] == 1 and _resources(right, Player(0))["coin"] == 3
     assert _resources(left, Player(0))["coin"] == 2 and _resources(right, Player(0))["pearl"] == 0
     assert _resources(state, Player(0)) is mine  # the holding of the same counts: the very same bundle
+    assert left.held[0] is not right.held[0] and left.held[0]["pearl"] == 1
     # Resources changed behind the effects, then said so: nothing worked out before is trusted.
     state.pv[0]["gem"] = 5
     state.forget()
