@@ -1785,7 +1785,8 @@ def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_b
     # The bundles of a player's resources are all different: no `distinct` asked of them again (those of
     # `first(...).resources`, not known to be a player's, are asked).
     source = game.definition.actions["offer"].listing.source
-    assert re.search(r"for v_give in _b_bundles\(s, \((_r\d+) if \(\1 := s\.held\[v_me\]\) is not None", source)
+    kept = r"for v_give in _b_bundles\(s, \((_r\d+) if \(\1 := s\.held\[v_me\]\) is not None"
+    assert re.search(kept, source)
     assert "else _resources(s, v_me)), 2):" in source  # the kept bundle read in place, else made
     state = game.new_game(seed=1)
     # Both hold 2 coins and a gem: a coin or two against the gem, or the gem against a coin or two.
