@@ -1826,16 +1826,30 @@ def action_enumerator(
             else:
                 values = f"_b_distinct(s, {domain_source})"
             home = max([level_of.get(x, 0) for x in uses if x in level_of], default=0)
+            sifted = None  # `[x for x in xs if …]` looped over in place: xs, and the test of each item
+            if values is domain_source and home >= k - 1:
+                sifted = _sifted_domain(gen, domain, pname, local, scope)
+                if sifted is not None:
+                    values = sifted[1]
             if home < k - 1 and not _CONST_NAME.match(values):
                 # The domain needs only names bound further out: worked out once there, on first use.
                 at = out.lines.index(f"{pads[home]}#{home}")
                 out.insert(at, f"{pads[home]}d_{pname} = None")
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
-            line = f"{pad}for v_{pname} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
+            item = pname if sifted is None else sifted[0]  # the comprehension's own name for an item
+            line = f"{pad}for v_{item} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
             if not tested:
-                line = f"{pad}for v_{pname} in {values}:"
+                line = f"{pad}for v_{item} in {values}:"
             out.add(line, where_of(domain))
             at = len(out.lines) - 1
+            if sifted is not None:  # a bound value is taken as it is, as from the comprehension's list
+                unless = f"{pname!r} not in bound and " if tested else ""
+                out.add(f"{pad}    if {unless}not ({sifted[2]}): continue", where_of(domain))
+                if item != pname:
+                    out.add(f"{pad}    v_{pname} = v_{item}")
+                for temp in sifted[3]:
+                    out.insert(at, f"{pad}{temp} = _UNSET")
+                    at += 1
             outer = pad
             pad += "    "
             pads.append(pad)
@@ -1913,6 +1927,36 @@ def action_enumerator(
     fn = ns["_enumerate"]
     fn.source = "\n".join(out.lines)
     return fn
+
+
+def _sifted_domain(
+    gen: SourceGen, domain: n.Node, pname: str, local: set[str], scope: dict[str, Any]
+) -> tuple[str, str, str, list[str]] | None:
+    """A parameter's domain `[x for x in xs if cond]` as its loop name, the source of xs, the test of an
+    item and the temporaries of the calls the test hoisted: the enumerator loops over xs and skips an item
+    that fails, without making the list. None for another domain, a loop name the enumerator binds
+    for something else, or a test that might draw (the comprehension draws for every item before the first is
+    tried)."""
+    if not isinstance(domain, n.ListComp) or len(domain.comps) != 1:
+        return None
+    comp = domain.comps[0]
+    if len(comp.names) != 1 or not comp.conds or comp.names[0] in local - {pname}:
+        return None
+    x = comp.names[0]
+    if not (isinstance(domain.elt, n.Name) and domain.elt.id == x):
+        return None
+    if any(gen.might_draw(c) for c in comp.conds):
+        return None
+    _identifiers((x,))
+    source = gen.iterable(comp.iter, gen.iterable_source(comp.iter, scope, local))
+    inner_scope = {**scope, x: gen.ex.element_type(comp.iter, scope)}
+    frame = _loop_frame([x])  # a call that reads no item is worked out once, as in the comprehension
+    gen.hoisting.append(frame)
+    try:
+        test = " and ".join(f"({gen.gen(c, inner_scope, local | {x})})" for c in comp.conds)
+    finally:
+        gen.hoisting.pop()
+    return x, source, test, frame[1]
 
 
 # The types of parameter values a listed Action is kept for, to be handed out again by the listings that

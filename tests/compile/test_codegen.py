@@ -2056,7 +2056,7 @@ def test_a_field_of_a_turn_variable_in_a_comprehensions_condition_is_read_once(t
     game = load_tiny(tmp_path, TYPED_DEF_RULES, players=2)
     source = game.definition.actions["walk"].fast.source
     # the walker's type is told as the game runs: its site is read with tests, once for all the cells
-    assert source.count("s.tv['walker']]['site']") == 1 and ":= _UNSET" in source
+    assert source.count("s.tv['walker']]['site']") == 1 and "is not _UNSET else (" in source
     state = game.new_game(seed=1)
     assert sorted(str(a) for a in state.legal_actions() if a.name == "walk") == ["walk(to=b1)", "walk(to=c1)"]
     state.apply("walk(to=c1)")
@@ -2217,7 +2217,7 @@ def test_a_range_looped_over_up_to_a_size_is_pythons_and_one_up_to_a_variable_is
     game = load_tiny(tmp_path, RANGE_RULES, players=2)
     take, skip = (game.definition.actions[a].fast.source for a in ("take", "skip"))
     # row only ever holds a list (it is never set): its length is Python's
-    assert "in range(0, (len(s.gv['row']) - 1) + 1)" in take and "_range(" not in take
+    assert " range(0, (len(s.gv['row']) - 1) + 1)" in take and "_range(" not in take
     assert "_range(1, s.gv['far'])" in skip  # a variable could hold anything: its bound is checked
     state = game.new_game(seed=1)
     assert [str(a) for a in state.legal_actions()] == ["take(i=1)", "take(i=2)", "skip(i=2)", "skip(i=3)"]
@@ -2912,3 +2912,59 @@ def test_a_players_supply_is_read_in_place(tmp_path, monkeypatch):
     assert [a.name for a in state.legal_actions()] == ["done"]  # a third would leave one in the supply
     assert state.supply[0]["stone"] == 1 and state.supply[1]["stone"] == 3
     plays_as_the_closures(tmp_path, monkeypatch, SUPPLY_RULES, game, range(2))
+
+
+GIFT_RULES = """
+game: {name: Gifts, players: {min: 3, max: 3}}
+components: {resources: [coin]}
+vars:
+  player: {given: 0}
+actions:
+  gift:
+    params: {friend: "[p for p in players if p != me and p.coin < 2]"}
+    effect: [gain 1 coin to friend, me.given += 1]
+  rest:
+    effect: [me.given += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: "sum(p.given for p in players) >= 9"
+    do: [{choose: [gift, rest]}]
+"""
+
+
+def test_a_domain_that_sifts_a_list_is_looped_over_in_place(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, GIFT_RULES, players=3)
+    gift = game.definition.actions["gift"]
+    # Over the players themselves, each tried by the comprehension's test: no list is made first. The
+    # enumerator that may be handed a bound friend takes it as it is, as it would from the list.
+    assert "for v_p in s.players:" in gift.listing.source
+    assert "if not ((((v_p != v_me) and (s.pv[v_p]['coin'] < 2)))): continue" in gift.listing.source
+    assert "v_friend = v_p" in gift.listing.source
+    assert "if 'friend' not in bound and not (" in gift.fast.source
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["gift(friend=p2)", "gift(friend=p3)", "rest"]
+    state.apply("gift(friend=p2)").apply("gift(friend=p1)").apply("gift(friend=p2)")
+    assert state.pv[1]["coin"] == 2  # p2 holds two coins: no more gifts for p2
+    assert [str(a) for a in state.legal_actions()] == ["gift(friend=p3)", "rest"]
+    # The parameter's own name as the comprehension's: no copy.
+    rules = GIFT_RULES.replace(
+        "[p for p in players if p != me", "[friend for friend in players if friend != me"
+    )
+    rules = rules.replace("and p.coin < 2", "and friend.coin < 2")
+    own = load_tiny(tmp_path, rules, players=3).definition.actions["gift"].listing.source
+    assert "for v_friend in s.players:" in own and "v_friend = " not in own
+    plays_as_the_closures(tmp_path, monkeypatch, GIFT_RULES, game, range(4))
+
+
+def test_an_error_in_the_test_of_a_sifted_domain_is_located_at_the_domain(tmp_path):
+    rules = GIFT_RULES.replace("p.coin < 2", "[1, 2][p.coin] < 2")  # reads past the list at three coins
+    game = load_tiny(tmp_path, rules, players=3)
+    assert "for v_p in s.players:" in game.definition.actions["gift"].listing.source
+    state = game.new_game(seed=1)
+    state.pv[1]["coin"] = 2
+    state.forget()
+    with pytest.raises(RuleRuntimeError, match="IndexError") as caught:
+        state.legal_actions()
+    assert caught.value.rule == "actions.gift.params.friend"
