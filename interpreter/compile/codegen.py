@@ -1634,7 +1634,7 @@ class SourceGen:
         if all(op in _PY_CMP for op in node.ops):
             return "(" + left + "".join(f" {op} {r}" for op, r in zip(node.ops, rights)) + ")"
         if len(rights) == 1:
-            if self.constant_sequence(rights[0]) is not None:  # a constant list: never none
+            if _CONST_NAME.match(rights[0]) and self.ns.get(rights[0]) is not None:  # a constant: not none
                 return f"({left} {node.ops[0]} {rights[0]})"
             if self.is_zone(node.rights[0], scope, local):  # a zone's dict, never none: Python's own test
                 return f"({left} {node.ops[0]} {rights[0]})"
@@ -1653,6 +1653,13 @@ class SourceGen:
                 if node.ops[0] == "in":
                     return f"({right} is not None and {left} in {held})"
                 return f"({right} is None or {left} not in {held})"
+            if plain or not self.in_iterable:
+                # Written out too, the value first as the helper has it, then the list (none: nothing).
+                held = right
+                if not plain:
+                    held = f"_i{next(self.counter)}"
+                    right = f"({held} := {right})"
+                return f"({left} {node.ops[0]} (() if {right} is None else {held}))"
             return f"{helper}({left}, {rights[0]})"
         raise Unsupported("chained membership")
 

@@ -1164,6 +1164,22 @@ def test_membership_of_a_value_that_may_be_none_is_written_out_and_nothing_is_in
     plays_as_the_closures(tmp_path, monkeypatch, MAYBE_NONE_RULES, game, range(3))
 
 
+def test_membership_of_a_worked_out_value_is_written_out_the_value_first(tmp_path, monkeypatch):
+    rules = MAYBE_NONE_RULES.replace("when: x in held", "when: x + 1 in held")
+    rules = rules.replace("when: x not in held", "when: x - 1 not in held")
+    game = load_tiny(tmp_path, rules, players=2)
+    keep, leave = (game.definition.actions[a].fast.source for a in ("keep", "leave"))
+    # The value, then the list (none holds nothing), as the helper takes them; no helper called.
+    assert "(_add(v_x, 1) in (() if s.gv['held'] is None else s.gv['held']))" in keep
+    assert "((v_x - 1) not in (() if s.gv['held'] is None else s.gv['held']))" in leave
+    assert "_in(" not in keep + leave
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["leave(x=1)", "leave(x=2)", "leave(x=3)"]
+    state.apply("leave(x=1)")  # held is [2, 3]
+    assert [str(a) for a in state.legal_actions()] == ["keep(x=1)", "keep(x=2)", "leave(x=1)", "leave(x=2)"]
+    plays_as_the_closures(tmp_path, monkeypatch, rules, game, range(3))
+
+
 def test_a_domain_whose_values_are_surely_different_is_not_deduplicated_again(tmp_path, monkeypatch):
     game = load_tiny(tmp_path, DOMAINS_RULES, players=2)
     source = {name: game.definition.actions[name].fast.source for name in ("put", "column", "seat", "again")}
