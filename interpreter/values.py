@@ -231,3 +231,14 @@ def stepwise_offer(name: str) -> Action:
     if found is None:
         found = _OFFERS[name] = Action(name, (), partial=True)
     return found
+
+
+_BARE: dict[str, Action] = {}  # the Action of each word that ends a step, and of `skip`
+
+
+def bare_action(name: str) -> Action:
+    """The action of a word with no parameters (`end_turn`, `skip`): made once, listed again and again."""
+    found = _BARE.get(name)
+    if found is None:
+        found = _BARE[name] = Action(name)
+    return found

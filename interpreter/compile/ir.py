@@ -15,7 +15,7 @@ from meeple.compile.expressions import Fn
 from meeple.compile.sitelocal import nearby
 from meeple.compile.statements import Run
 from meeple.compile.symbols import OWNED, Symbols, is_scope_part, scope_part, scope_variable
-from meeple.values import Player
+from meeple.values import Action, Player, bare_action
 
 # The parts of a state, each with a change counter (State.ver), for recomputing only what changed. `res` is
 # what players hold of each resource and `pv` their other variables: both live in `State.pv`, counted apart
@@ -427,6 +427,25 @@ class GameDef:
                 for step in phase.steps
             ]
             for phase in self.phases
+        ]
+
+    @cached_property
+    def step_listings(self) -> list[list[tuple[tuple[Any, ...] | None, Action | None]]]:
+        """By phase and step: the generated listing (`fn(s, me, out)`) of each action a `choose` step
+        offers, in order (None when one has none: the engine enumerates it), and the Action of the word
+        that ends the step when it is no action (`end_turn`) and the step is not optional, else None (the
+        engine works out the rest)."""
+        return [
+            [
+                (
+                    None if any(fn is None for fn, _ in listed) else tuple(fn for fn, _ in listed),
+                    bare_action(step.until)
+                    if step.until and step.until not in self.actions and not step.optional
+                    else None,
+                )
+                for listed, step in zip(by_step, phase.steps)
+            ]
+            for by_step, phase in zip(self.listers, self.phases)
         ]
 
     @cached_property

@@ -10,7 +10,7 @@ from meeple.compile.ir import ActionDef
 from meeple.errors import IllegalActionError, RuleRuntimeError
 from meeple.runtime import simultaneous as simul
 from meeple.runtime.narration import Unit, action_line, begin_action
-from meeple.values import Action, Player, stepwise_offer
+from meeple.values import Action, Player, bare_action, stepwise_offer
 
 SKIP = "skip"
 WIN = "win"  # with a player, the key of the counters at which the win condition last failed for them
@@ -133,17 +133,6 @@ def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> b
         s._kept = kept
 
 
-_BARE: dict[str, Action] = {}  # the Action of each word that ends a step, and of `skip`
-
-
-def bare_action(name: str) -> Action:
-    """The action of a word with no parameters (`end_turn`, `skip`): made once, listed again and again."""
-    found = _BARE.get(name)
-    if found is None:
-        found = _BARE[name] = Action(name)
-    return found
-
-
 def legal_actions(s: Any) -> list[Action]:
     if s.over or not s.stack:
         return []
@@ -175,20 +164,29 @@ def _legal_here(s: Any, f: dict[str, Any], kind: str) -> list[Action]:
     game = s.game
     out: list[Action] = []
     if kind == "choose":
-        step = game.phases[f["ph"]].steps[f["st"]]
+        ph, st = f["ph"], f["st"]
         me = f["p"]
-        for listing, a in game.listers[f["ph"]][f["st"]]:
-            if listing is not None:  # enumerate_action's commonest case, without its call
+        listings, end = game.step_listings[ph][st]
+        if listings is not None:  # each action's listing (enumerate_action's commonest case, without it)
+            for listing in listings:
                 listing(s, me, out)
-            else:
-                out.extend(enumerate_action(s, a, me, {}, False))
-        if step.until in game.actions:  # a declared action that ends the step when taken
-            if step.until not in step.actions:
-                out.extend(enumerate_action(s, game.actions[step.until], f["p"], {}, False))
-        elif step.until:
-            out.append(bare_action(step.until))
-        if step.optional and out:
-            out.append(bare_action(SKIP))
+        else:
+            for listing, a in game.listers[ph][st]:
+                if listing is not None:
+                    listing(s, me, out)
+                else:
+                    out.extend(enumerate_action(s, a, me, {}, False))
+        if end is not None:  # the word that ends the step (in a step that is not optional)
+            out.append(end)
+        else:
+            step = game.phases[ph].steps[st]
+            if step.until in game.actions:  # a declared action that ends the step when taken
+                if step.until not in step.actions:
+                    out.extend(enumerate_action(s, game.actions[step.until], me, {}, False))
+            elif step.until:
+                out.append(bare_action(step.until))
+            if step.optional and out:
+                out.append(bare_action(SKIP))
     elif kind == "grant":
         out = enumerate_action(s, game.actions[f["action"]], f["p"], dict(f["args"]), f["free"])
         if f["optional"] and out:

@@ -380,3 +380,43 @@ def test_the_last_value_of_a_stepwise_action_is_offered_in_its_domains_order_aft
     assert not any(a.partial for a in offers)
     state.apply("pick(b=2, a=1)")
     assert state.pv[0]["gem"] == 12
+
+
+def test_a_step_lists_its_actions_then_the_word_that_ends_it_then_skip_if_optional(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = """
+actions:
+  take: {effect: [gain 1 coin, turn.moves += 1]}
+  swap:
+    when: me.coin > 0
+    cost: 1 coin
+    effect: [gain 1 gem, turn.moves += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: sum(p.gem for p in players) >= 2
+    do:
+      - {choose: [take, swap], until: end_turn, while: turn.moves < 2, optional: OPTIONAL}
+"""
+    plain = tiny(tmp_path, body.replace("OPTIONAL", "false"), players=2)
+    listings, end = plain.definition.step_listings[0][0]
+    assert listings is not None and len(listings) == 2 and str(end) == "end_turn"
+    state = plain.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["take", "end_turn"]
+    state.apply("take")
+    assert [str(a) for a in state.legal_actions()] == ["take", "swap", "end_turn"]
+    # Optional: the engine lists the word, then `skip`, as before the step's listings were kept.
+    optional = tiny(tmp_path, body.replace("OPTIONAL", "true"), players=2)
+    assert optional.definition.step_listings[0][0][1] is None
+    state = optional.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["take", "end_turn", "skip"]
+    state.apply("take")
+    assert [str(a) for a in state.legal_actions()] == ["take", "swap", "end_turn", "skip"]
+    # Without generated listings (the closures alone), the engine enumerates each action: the same offers.
+    monkeypatch.setenv("MEEPLE_CODEGEN", "0")
+    closures = tiny(tmp_path, body.replace("OPTIONAL", "false"), players=2)
+    assert closures.definition.step_listings[0][0][0] is None
+    state = closures.new_game(seed=1).apply("take")
+    assert [str(a) for a in state.legal_actions()] == ["take", "swap", "end_turn"]
