@@ -56,7 +56,7 @@ class Effects:
         rec = self.pv[p]
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             rec[k] = rec.get(k, 0) + v
-        if bundle and self.log is not None:
+        if self.log is not None and bundle:  # (a bundle's truth is a call: asked last)
             self.say(f"  {p} gains {bundle}")
 
     def pay(self, p: Player, bundle: Bundle) -> None:
