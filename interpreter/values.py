@@ -159,9 +159,13 @@ class Bundle(Mapping[str, int]):
 
     def __ge__(self, other: object) -> bool:
         """Inclusion: holds at least every unit of `other`."""
-        if not isinstance(other, Bundle):
+        if type(other) is not Bundle and not isinstance(other, Bundle):
             return NotImplemented
-        return all(self[k] >= v for k, v in other._d.items())
+        held = self._d
+        for k, v in other._d.items():  # a loop, not `all` of a generator: a bundle is small
+            if held.get(k, 0) < v:
+                return False
+        return True
 
     def __le__(self, other: object) -> bool:
         if not isinstance(other, Bundle):

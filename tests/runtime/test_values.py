@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -124,3 +125,16 @@ def test_a_bundle_of_one_term_is_the_bundle_of_its_count(name: str, count: int) 
     assert one == Bundle.of_counts({name: count}) and hash(one) == hash(Bundle.of_counts({name: count}))
     assert (name in one) == (count != 0) and one[name] == count
     assert Bundle.one(name, 0) == Bundle({}) and not Bundle.one(name, 0)
+
+
+COUNTS = st.dictionaries(st.sampled_from(["rope", "nut", "bolt"]), st.integers(0, 3))
+
+
+@given(COUNTS, COUNTS)
+def test_a_bundle_includes_another_when_it_holds_at_least_each_of_its_units(held: dict, asked: dict) -> None:
+    a, b = Bundle(held), Bundle(asked)
+    includes = all(held.get(k, 0) >= v for k, v in asked.items())
+    assert (a >= b) is includes and (b <= a) is includes
+    assert a >= Bundle() and a >= a
+    with pytest.raises(TypeError):  # compared with a number: no answer
+        a >= 3  # noqa: B015
