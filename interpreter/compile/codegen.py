@@ -1351,6 +1351,22 @@ class SourceGen:
                 f"({a}._d.keys().isdisjoint({b}._d) if type({a}) is _Bundle and type({b}) is _Bundle"
                 f" else _b_disjoint(s, {a}, {b}))"
             )
+        if (
+            name == "bundles"
+            and not node.kwargs
+            and len(args) == 2
+            and isinstance(node.args[1], n.IntLit)
+            and _resources_of(args[0])
+            and not self.in_iterable
+        ):
+            # A player's holdings, a bundle: the bundles `bundles` keeps on it looked up in place (its first
+            # lines; an empty list asks it again, and gets the same).
+            held, kept = f"_x{next(self.counter)}", f"_s{next(self.counter)}"
+            key = f"({node.args[1].value}, 1)"
+            return (
+                f"((({kept} := ({held} := {args[0]})._subs) is not None and {kept}.get({key}))"
+                f" or _b_bundles(s, {held}, {args[1]}))"
+            )
         if name == "supply" and name not in self.sym.defs and not node.kwargs and len(args) == 2:
             return self.reads_state(f"s.supply[{args[0]}].get({args[1]}, 0)")  # the built-in's body
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:

@@ -1801,9 +1801,13 @@ def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_b
     # The bundles of a player's resources are all different: no `distinct` asked of them again (those of
     # `first(...).resources`, not known to be a player's, are asked).
     source = game.definition.actions["offer"].listing.source
-    kept = r"for v_give in _b_bundles\(s, \((_r\d+) if \(\1 := s\.held\[v_me\]\) is not None"
-    assert re.search(kept, source)
-    assert "else _resources(s, v_me)), 2):" in source  # the kept bundle read in place, else made
+    # The kept bundle read in place, else made; its bundles kept on it looked up in place, else asked for.
+    kept = r"for v_give in \(\(\((_s\d+) := \((_x\d+) := \((_r\d+) if \(\3 := s\.held\[v_me\]\) is not None"
+    found = re.search(kept, source)
+    assert found is not None
+    kept_subs, holding = found.group(1), found.group(2)
+    assert f"else _resources(s, v_me)))._subs) is not None and {kept_subs}.get((2, 1)))" in source
+    assert f" or _b_bundles(s, {holding}, 2)):" in source
     state = game.new_game(seed=1)
     # Both hold 2 coins and a gem: a coin or two against the gem, or the gem against a coin or two.
     assert [str(a) for a in state.legal_actions() if a.name == "offer"] == [
@@ -1835,6 +1839,13 @@ def test_a_players_resources_are_one_bundle_while_their_resources_stay_and_its_b
     state.pv[0]["gem"] = 5
     state.forget()
     assert _resources(state, Player(0))["gem"] == 5
+    # Nothing held: its bundles are none, kept as an empty list, asked for again each time (the same).
+    state.pv[0].update(coin=0, gem=0, pearl=0)
+    state.forget()
+    assert state.to_move == Player(0) and not [a for a in state.legal_actions() if a.name == "offer"]
+    assert state.held[0]._subs == {(2, 1): []}
+    state.forget()
+    assert not [a for a in state.legal_actions() if a.name == "offer"]
     # `bundles` of the same bundle: the same list; `disjoint` of bundles by their kinds.
     assert bundles(None, mine, 2) is bundles(None, mine, 2)
     assert disjoint(None, Bundle({"coin": 2}), Bundle({"gem": 1})) and not disjoint(
