@@ -1957,8 +1957,8 @@ def _sifted_domain(
 ) -> tuple[str, str, str, list[str]] | None:
     """A parameter's domain `[x for x in xs if cond]` as its loop name, the source of xs, the test of an
     item and the temporaries of the calls the test hoisted: the enumerator loops over xs and skips an item
-    that fails, without making the list. None for another domain, a loop name the enumerator binds
-    for something else, or a test that might draw (the comprehension draws for every item before the first is
+    that fails, without making the list. None for another domain, a loop name the enumerator binds for
+    something else, or a test that might draw (the comprehension draws for every item before the first is
     tried)."""
     if not isinstance(domain, n.ListComp) or len(domain.comps) != 1:
         return None
