@@ -1019,12 +1019,46 @@ def _longest_through(
     """The longest trail over `sides` when it is at least `floor`, the longest over them all but `side`
     (with the same corners blocked): the longest of the group of sides `side` belongs to, if longer. A
     corner `side` alone touches may be blocked or not, a trail can end there all the same."""
-    joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its first corner is 0
-    group = [-1] * len(joins)
-    found, corners = _trail_group(joins, 0, group, 0)
+    joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its corners are 0 and 1
+    one = _away(joins, 0, 1)
+    two = _away(joins, 1, 0) if one is not None else None
+    if one is None or two is None:  # the side closes a ring: its whole group is searched
+        group = [-1] * len(joins)
+        found, corners = _trail_group(joins, 0, group, 0)
+        if found <= floor:
+            return floor
+        return _longest_in_group(joins, corners, found, floor)
+    found = (one[2] + two[2]) // 2  # each side counted at both ends, the new one once at each
     if found <= floor:
         return floor
-    return _longest_in_group(joins, corners, found, floor)
+    if found == len(one[1]) + len(two[1]) - 1:  # a tree: the longest way out on either side, and the side
+        return max(floor, one[0] + 1 + two[0])
+    return _longest_in_group(joins, [*one[1], *two[1]], found, floor)
+
+
+def _away(joins: list[list[tuple[int, int]]], start: int, end: int) -> tuple[int, list[int], int] | None:
+    """From one end of the side numbered 1 (`_longest_through`'s new side), not by that side: how many
+    sides away the farthest corner is, the corners reached and their sides counted at each corner; None if
+    the side's other end is reached (the side closes a ring)."""
+    steps = {start: 0}
+    frontier = [start]
+    far = 0
+    ends = 0
+    while frontier:
+        following = []
+        for corner in frontier:
+            at = joins[corner]
+            ends += len(at)
+            for bit, other in at:
+                if bit != 1 and other not in steps:
+                    if other == end:
+                        return None
+                    steps[other] = far + 1
+                    following.append(other)
+        if following:
+            far += 1
+        frontier = following
+    return far, list(steps), ends
 
 
 @lru_cache(maxsize=8192)

@@ -245,3 +245,33 @@ def test_a_side_named_twice_is_walked_once() -> None:
     touching = [e for e in sides if e != first and set(state.game.board.ends[e]) & {a, b}][:2]
     once = longest_path(state, [first, *touching])
     assert longest_path(state, [first] * 2 + touching * 2) == once
+
+
+@settings(max_examples=400)
+@given(GRAPHS.filter(bool), st.frozensets(st.sampled_from(CORNERS)), st.integers(0, 10))
+def test_a_side_added_to_a_graph_answered_before_gives_the_plain_answer(
+    edges: tuple[Edge, ...], blocked: frozenset[str], pick: int
+) -> None:
+    """`_longest_through`: the answer without one side, and the trails along that side (a side joining two
+    trees, or a tree and a new corner, by the longest way out on either side; one closing a ring, or in a
+    group with one, by the search of its group)."""
+    from meeple.compile.builtins import _longest_through
+
+    side = edges[pick % len(edges)]
+    rest = tuple(e for e in edges if e is not side)
+    floor = from_every_corner(rest, blocked) if rest else 0
+    assert _longest_through(side, edges, blocked, floor) == from_every_corner(edges, blocked)
+
+
+def test_a_side_joining_two_trees_takes_the_longest_way_out_of_each() -> None:
+    from meeple.compile.builtins import _longest_through
+
+    left = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "b", "d"))  # a star: 2 sides across
+    right = (("s5", "f", "g"), ("s6", "g", "h"), ("s7", "h", "i"))  # a path of 3 sides
+    side = ("s4", "c", "f")  # c is 2 from a (or d), f 3 from i: 2 + 1 + 3
+    edges = tuple(sorted((*left, side, *right)))
+    assert _longest_through(side, edges, frozenset(), 3) == 6 == from_every_corner(edges, frozenset())
+    # b blocked: a trail may end at b but not pass it; from c the way out is c-b only
+    assert (
+        _longest_through(side, edges, frozenset({"b"}), 3) == 5 == from_every_corner(edges, frozenset({"b"}))
+    )
