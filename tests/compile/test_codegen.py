@@ -2995,3 +2995,37 @@ def test_an_error_in_the_test_of_a_sifted_domain_is_located_at_the_domain(tmp_pa
     with pytest.raises(RuleRuntimeError, match="IndexError") as caught:
         state.legal_actions()
     assert caught.value.rule == "actions.gift.params.friend"
+
+
+SUM_RULES = """
+game: {name: Sums, players: {min: 2, max: 2}}
+components: {resources: [coin]}
+vars:
+  game: {row: [1, 2, 3], rounds: 0}
+actions:
+  count_up:
+    when: "sum(x for x in row if x > 1) == 5 and sum(x * 0 for x in row if x > 9) == 0"
+    effect: ["gain sum(1 coin for x in row) to me", rounds += 1]
+  grow:
+    effect: ["set row = row + [1]", rounds += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: rounds >= 4
+    do: [{choose: [count_up, grow]}]
+"""
+
+
+def test_a_sum_of_a_generator_adds_up_a_list_made_by_a_comprehension(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, SUM_RULES, players=2)
+    source = game.definition.actions["count_up"].fast.source
+    assert "_b_sum(s, [v_x for v_x in " in source and "_b_sum(s, (" not in source
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["count_up", "grow"]  # 2 + 3, and nothing: 0
+    state.apply("count_up")  # three coins: a sum of bundles
+    assert state.pv[0]["coin"] == 3
+    state.apply("grow")  # p2 adds a 1: the sum over 1 stays 5, a coin more for each item
+    state.apply("count_up")
+    assert state.pv[0]["coin"] == 7
+    plays_as_the_closures(tmp_path, monkeypatch, SUM_RULES, game, range(3))
