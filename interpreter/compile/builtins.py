@@ -1023,17 +1023,15 @@ def _longest_through(
     one = _away(joins, 0, 1)
     two = _away(joins, 1, 0) if one is not None else None
     if one is None or two is None:  # the side closes a ring: its whole group is searched
-        group = [-1] * len(joins)
-        found, corners = _trail_group(joins, 0, group, 0)
-        if found <= floor:
-            return floor
-        return _longest_in_group(joins, corners, found, floor)
-    found = (one[2] + two[2]) // 2  # each side counted at both ends, the new one once at each
+        found, corners = _trail_group(joins, 0, [-1] * len(joins), 0)
+    else:
+        found = (one[2] + two[2]) // 2  # each side counted at both ends, the new one once at each
+        corners = [*one[1], *two[1]]
+        if found == len(corners) - 1:  # a tree: the longest way out on either side, and the side
+            return max(floor, one[0] + 1 + two[0])
     if found <= floor:
         return floor
-    if found == len(one[1]) + len(two[1]) - 1:  # a tree: the longest way out on either side, and the side
-        return max(floor, one[0] + 1 + two[0])
-    return _longest_in_group(joins, [*one[1], *two[1]], found, floor)
+    return _longest_in_group(joins, corners, found, floor)
 
 
 def _away(joins: list[list[tuple[int, int]]], start: int, end: int) -> tuple[int, list[int], int] | None:

@@ -1658,27 +1658,22 @@ class SourceGen:
                 return f"({left} {node.ops[0]} {rights[0]})"
             if isinstance(node.rights[0], n.ListLit | n.ListComp | n.TupleLit):  # a list made here: not none
                 return f"({left} {node.ops[0]} {rights[0]})"
-            helper = "_in" if node.ops[0] == "in" else "_not_in"
             right = rights[0]
             plain = _SIMPLE_ARG.match(right) or _REREAD.match(right)
-            if _SIMPLE_ARG.match(left) and (plain or not self.in_iterable):
-                # Written out (none is in nothing): a value that is a name or a constant first, so the
-                # order of what is worked out is the helper's; a list read at a cost kept in a temporary.
-                held = right
-                if not plain:
-                    held = f"_i{next(self.counter)}"
-                    right = f"({held} := {right})"
-                if node.ops[0] == "in":
-                    return f"({right} is not None and {left} in {held})"
-                return f"({right} is None or {left} not in {held})"
-            if plain or not self.in_iterable:
-                # Written out too, the value first as the helper has it, then the list (none: nothing).
-                held = right
-                if not plain:
-                    held = f"_i{next(self.counter)}"
-                    right = f"({held} := {right})"
+            if not plain and self.in_iterable:  # no temporary for the list here: the helper
+                return f"{'_in' if node.ops[0] == 'in' else '_not_in'}({left}, {right})"
+            # Written out (none holds nothing), in the helper's order of what is worked out: the value,
+            # then the list (a list read at a cost kept in a temporary). A value that is a name or a
+            # constant is the same read after the list: the test of none first.
+            held = right
+            if not plain:
+                held = f"_i{next(self.counter)}"
+                right = f"({held} := {right})"
+            if not _SIMPLE_ARG.match(left):
                 return f"({left} {node.ops[0]} (() if {right} is None else {held}))"
-            return f"{helper}({left}, {rights[0]})"
+            if node.ops[0] == "in":
+                return f"({right} is not None and {left} in {held})"
+            return f"({right} is None or {left} not in {held})"
         raise Unsupported("chained membership")
 
     def g_BoolOp(self, node: n.BoolOp, scope: dict[str, Any], local: set[str]) -> str:

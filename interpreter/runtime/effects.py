@@ -24,7 +24,7 @@ class Effects:
     at: dict[str, tuple[int, ...]]
     sites: dict[str, dict[str, Any]]
     supply: list[dict[str, int]]
-    held: list[Any]
+    held: list[Bundle | None]
     _site_log: list[str] | None
     pending: list[dict[str, Any]]
     log: list[str] | None
