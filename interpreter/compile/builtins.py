@@ -981,7 +981,7 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
     shape = cache.get(key)
     if shape is None:
         shape = _remember(cache, key, _trail_shape(s.game.board.ends, key[1], cache))
-    sides, touched, answers, before = shape
+    sides, touched, answers, before, _ = shape
     cut = touched.intersection(blocked)
     found = answers.get(cut)
     if found is None:  # a search, unless the same sides in another order were searched with these corners
@@ -989,74 +989,104 @@ def longest_path(s: Any, edges: Iterable[str], blocked: Iterable[str] = ()) -> i
         if floor is None:
             found = _longest_trail(sides, cut)
         else:  # one side more than a list already answered: only trails along the new side can be longer
-            found = _longest_through(before[2], sides, cut, floor)
+            found = _longest_through(before[2], before[3], sides, cut, floor)
         answers[cut] = found
     return found  # type: ignore[no-any-return]
 
 
 def _trail_shape(ends: dict[str, tuple[str, str]], names: tuple[str, ...], cache: dict[Any, Any]) -> Any:
     """The sides of a list of side names, each once and sorted, the corners they touch, the answers found
-    for them (by the blocked corners among those) and, when the list is one already seen with one name
-    added at its end (a piece placed since), that list's touched corners, its answers and the new side."""
+    for them (by the blocked corners among those), when the list is one already seen with one name added at
+    its end (a piece placed since) that list's touched corners, answers, the new side and the corners
+    around, and the corners around: each corner's neighbours over the sides (`_corners_around`)."""
     seen = cache.get(("trail sides", names[:-1])) if names else None
     if seen is not None:
         side = (names[-1], *ends[names[-1]])
-        known, touched, answers, _ = seen
+        known, touched, answers, _, around = seen
         at = bisect_left(known, side)
         if at < len(known) and known[at] == side:  # a side listed twice: the same sides
             return seen
         sides = (*known[:at], side, *known[at:])
-        return sides, touched.union(side[1:]), {}, (touched, answers, side)
+        _, a, b = side
+        more = dict(around)  # the lists are shared with the shape before, never changed in place
+        more[a] = [*around.get(a, ()), b]
+        more[b] = [*around.get(b, ()), a]
+        return sides, touched.union(side[1:]), {}, (touched, answers, side, around), more
     # Each side once, however many of the pieces counted stand on it: a trail never takes a side twice.
     sides = tuple(sorted({(e, *ends[e]) for e in names}))
     # Only a blocked corner some side touches can cut a trail: the others are no part of the answers' key.
-    return sides, frozenset(c for _, a, b in sides for c in (a, b)), {}, None
+    touched = frozenset(c for _, a, b in sides for c in (a, b))
+    return sides, touched, {}, None, _corners_around(sides)
+
+
+def _corners_around(sides: Iterable[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """Each corner the sides touch, with the corner at the other end of each of its sides (once a side)."""
+    around: dict[str, list[str]] = {}
+    for _, a, b in sides:
+        around.setdefault(a, []).append(b)
+        around.setdefault(b, []).append(a)
+    return around
 
 
 def _longest_through(
-    side: tuple[str, str, str], sides: tuple[tuple[str, str, str], ...], cut: frozenset[str], floor: int
+    side: tuple[str, str, str],
+    around: dict[str, list[str]],
+    sides: tuple[tuple[str, str, str], ...],
+    cut: frozenset[str],
+    floor: int,
 ) -> int:
     """The longest trail over `sides` when it is at least `floor`, the longest over them all but `side`
-    (with the same corners blocked): the longest of the group of sides `side` belongs to, if longer. A
-    corner `side` alone touches may be blocked or not, a trail can end there all the same."""
+    (with the same corners blocked; `around`, the corners around over those): the longest of the group of
+    sides `side` belongs to, if longer. A corner `side` alone touches may be blocked or not, a trail can
+    end there all the same."""
+    _, a, b = side
+    one = _way_out(around, a, b, cut)
+    two = _way_out(around, b, a, cut) if one is not None and one[1] else None
+    if two is not None and two[1]:  # it joins two trees: the longest way out on either side, and the side
+        return max(floor, one[0] + 1 + two[0])  # type: ignore[index]
     joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its corners are 0 and 1
-    one = _away(joins, 0, 1)
-    two = _away(joins, 1, 0) if one is not None else None
-    if one is None or two is None:  # the side closes a ring: its whole group is searched
-        found, corners = _trail_group(joins, 0, [-1] * len(joins), 0)
-    else:
-        found = (one[2] + two[2]) // 2  # each side counted at both ends, the new one once at each
-        corners = [*one[1], *two[1]]
-        if found == len(corners) - 1:  # a tree: the longest way out on either side, and the side
-            return max(floor, one[0] + 1 + two[0])
+    # It closes a ring, or joins a group with one: that whole group is searched
+    found, corners = _trail_group(joins, 0, [-1] * len(joins), 0)
     if found <= floor:
         return floor
     return _longest_in_group(joins, corners, found, floor)
 
 
-def _away(joins: list[list[tuple[int, int]]], start: int, end: int) -> tuple[int, list[int], int] | None:
-    """From one end of the side numbered 1 (`_longest_through`'s new side), not by that side: how many
-    sides away the farthest corner is, the corners reached and their sides counted at each corner; None if
-    the side's other end is reached (the side closes a ring)."""
-    steps = {start: 0}
+def _way_out(
+    around: dict[str, list[str]], start: str, end: str, cut: frozenset[str]
+) -> tuple[int, bool] | None:
+    """From `start`, one end of a side just added, over the sides before it (`around`, with the `cut`
+    corners blocked: a trail may end at one, never pass it): how many sides away the farthest corner is and
+    whether the corners reached and their sides form a tree; None if `end`, the side's other end, is
+    reached (the side closes a ring). A blocked corner is reached anew by each of its sides."""
+    if start in cut:
+        return 0, True
+    goal = end if end not in cut else None  # a blocked end is reached only as an end of another side
+    reached = {start}
     frontier = [start]
     far = 0
+    corners = 1
     ends = 0
     while frontier:
         following = []
+        blocked = 0
         for corner in frontier:
-            at = joins[corner]
+            at = around.get(corner, ())
             ends += len(at)
-            for bit, other in at:
-                if bit != 1 and other not in steps:
-                    if other == end:
+            for other in at:
+                if other in cut:
+                    blocked += 1
+                elif other not in reached:
+                    if other == goal:
                         return None
-                    steps[other] = far + 1
+                    reached.add(other)
                     following.append(other)
-        if following:
+        if following or blocked:
             far += 1
+            corners += len(following) + blocked
+            ends += blocked  # each blocked end a corner of its own, with its one side
         frontier = following
-    return far, list(steps), ends
+    return far, ends == 2 * (corners - 1)
 
 
 @lru_cache(maxsize=8192)

@@ -255,23 +255,45 @@ def test_a_side_added_to_a_graph_answered_before_gives_the_plain_answer(
     """`_longest_through`: the answer without one side, and the trails along that side (a side joining two
     trees, or a tree and a new corner, by the longest way out on either side; one closing a ring, or in a
     group with one, by the search of its group)."""
-    from meeple.compile.builtins import _longest_through
+    from meeple.compile.builtins import _corners_around, _longest_through
 
     side = edges[pick % len(edges)]
     rest = tuple(e for e in edges if e is not side)
     floor = from_every_corner(rest, blocked) if rest else 0
-    assert _longest_through(side, edges, blocked, floor) == from_every_corner(edges, blocked)
+    around = _corners_around(rest)
+    assert _longest_through(side, around, edges, blocked, floor) == from_every_corner(edges, blocked)
 
 
 def test_a_side_joining_two_trees_takes_the_longest_way_out_of_each() -> None:
-    from meeple.compile.builtins import _longest_through
+    from meeple.compile.builtins import _corners_around, _longest_through
 
     left = (("s1", "a", "b"), ("s2", "b", "c"), ("s3", "b", "d"))  # a star: 2 sides across
     right = (("s5", "f", "g"), ("s6", "g", "h"), ("s7", "h", "i"))  # a path of 3 sides
     side = ("s4", "c", "f")  # c is 2 from a (or d), f 3 from i: 2 + 1 + 3
     edges = tuple(sorted((*left, side, *right)))
-    assert _longest_through(side, edges, frozenset(), 3) == 6 == from_every_corner(edges, frozenset())
+    around = _corners_around((*left, *right))
+    assert _longest_through(side, around, edges, frozenset(), 3) == 6 == from_every_corner(edges, frozenset())
     # b blocked: a trail may end at b but not pass it; from c the way out is c-b only
-    assert (
-        _longest_through(side, edges, frozenset({"b"}), 3) == 5 == from_every_corner(edges, frozenset({"b"}))
-    )
+    b_blocked = frozenset({"b"})
+    assert _longest_through(side, around, edges, b_blocked, 3) == 5 == from_every_corner(edges, b_blocked)
+
+
+def test_the_corners_around_a_list_with_one_side_more_are_those_of_its_sides() -> None:
+    """The shape of a list one side longer than a list seen keeps the corners around of that list with the
+    new side's two ends added (the way out of each end is walked over those), and leaves the other alone."""
+    from meeple.compile.builtins import _corners_around, _trail_shape
+
+    ends = {"s1": ("a", "b"), "s2": ("b", "c"), "s3": ("c", "d"), "s4": ("b", "e")}
+    cache: dict = {}
+    names: tuple[str, ...] = ()
+    for name in ("s1", "s2", "s3", "s4"):
+        names = (*names, name)
+        shape = _trail_shape(ends, names, cache)
+        before = cache.get(("trail sides", names[:-1]))
+        cache[("trail sides", names)] = shape
+        rebuilt = _corners_around(shape[0])
+        assert {c: sorted(n) for c, n in shape[4].items()} == {c: sorted(n) for c, n in rebuilt.items()}
+        if before is not None:  # the list before it is as it was, and handed on with the new side
+            assert shape[3][2] == (name, *ends[name])
+            assert shape[3][3] is before[4]
+            assert sum(map(len, before[4].values())) == 2 * (len(names) - 1)
