@@ -13,6 +13,19 @@ from meeple.values import Bundle, PieceRef, Player
 class Effects:
     """Mixed into State; every method keeps the state's indexes (pieces by site, supplies) consistent."""
 
+    # Each attribute of a State a slot, read at a fixed place by every rule (a plain instance keeps its
+    # attributes in a dict, one not shared between instances past 30 names, whose reads are slower).
+    # `__dict__` takes any other (the narration's `unit`, set on a narrated game only).
+    # fmt: off
+    __slots__ = (
+        "game", "players", "options", "gv", "pv", "tv", "sv", "zones", "pieces", "at", "sites", "supply",
+        "awards", "stack", "turn_player", "turn_no", "next_id", "over", "winners", "_rng", "_seed", "ver",
+        "_zone_parts", "seen", "pending", "ending_turn", "log", "_legal", "_memo", "_kept", "_kept_stamps",
+        "_pieces_seen", "_piece_lists", "_listed", "held", "_site_log", "_sites_shared", "_site_index",
+        "_simul", "_holds", "viewer", "__dict__",
+    )
+    # fmt: on
+
     game: Any
     pv: list[dict[str, Any]]
     gv: dict[str, Any]

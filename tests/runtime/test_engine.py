@@ -420,3 +420,19 @@ flow:
     assert closures.definition.step_listings[0][0][0] is None
     state = closures.new_game(seed=1).apply("take")
     assert [str(a) for a in state.legal_actions()] == ["take", "swap", "end_turn"]
+
+
+@pytest.mark.parametrize("game", ["climbers_of_verdon", "tabletop_climber", "caravan_conquest"])
+def test_every_attribute_a_state_sets_while_played_and_cloned_is_one_of_its_slots(game: str) -> None:
+    # An attribute left out of State.__slots__ would still work, kept in the instance's dict: slower to
+    # read for every rule, and the dict of one not shared between states once it holds many.
+    state = meeple.load(game, players=3).new_game(seed=4)
+    rng = random.Random(4)
+    for _ in range(200):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    copy = state.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert vars(state) == {} and vars(copy) == {}
+    assert state.players is copy.players and state.ver == state.clone().ver  # the slots copied
