@@ -104,9 +104,8 @@ class State(Effects):
             return None
         return self.stack[-1].get("p")
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    # Whether the game is over: the slot `over` read through its own descriptor, without a call.
+    is_over: bool = Effects.__dict__["over"]
 
     @property
     def choosing_in_secret(self) -> bool:
