@@ -10,6 +10,7 @@ at the rule (the expression, else the statement) whose line raised it.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from itertools import count
@@ -95,8 +96,11 @@ class _Writer:
         elif kind == "for":
             _, names, it, cond, body, bucket = plan
             item = f"_i{next(self.temps)}"
+            fresh = _fresh_list(getattr(it, "source", None))
             source = self.value(it, pad)
-            if self.gen.constant_sequence(source) is None:  # a copy: the body may change what it loops over
+            if fresh:  # a list made here (`[building(c) for c in corners_of(t)]`): nothing else holds it
+                pass
+            elif self.gen.constant_sequence(source) is None:  # a copy: the body may change what it loops over
                 source = f"list(_units({source}))"
             elif bucket is not None:  # only the sites whose field has the value asked (cond still tests it)
                 source = f"_site_bucket(s, {source}, {bucket[0]!r}, {self.value(bucket[1], pad)})"
@@ -222,3 +226,15 @@ def block_function(block: Any, gen: Any, default: Where) -> Run | None:
     fn: Run = ns.pop("_block")
     fn.source = source  # type: ignore[attr-defined]
     return fn
+
+
+def _fresh_list(source: Any) -> bool:
+    """Whether generated source makes a new list each time it runs (a list display or comprehension): one
+    the body of a loop over it cannot change, which needs no copy."""
+    if not isinstance(source, str) or not source.startswith("["):
+        return False
+    try:
+        body = ast.parse(source, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(body, ast.List | ast.ListComp)

@@ -374,3 +374,39 @@ def test_a_changed_value_is_written_out_for_numbers_and_lists(tmp_path, monkeypa
     assert [s.pv[p]["score"] for p in range(2)] == [2 + 6 - 1, 4]
     assert s.pv[0]["marks"] == ("c1", "c1") and s.pv[1]["marks"] == ("b1", "b1")
     plays_as_the_closures(tmp_path, monkeypatch, CHANGES, game, range(1, 6))
+
+
+FILL_RULES = """
+game: {name: Fill, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 6}}
+board: {grid: {width: 3, height: 1}}
+vars:
+  player: {marks: []}
+actions:
+  fill:
+    effect:
+      - for: c in [x for x in cells if len(pieces_at(x)) == 0]
+        do: ["place stone at c for me", "add c to me.marks"]
+      - for: m in me.marks
+        do: ["add m to me.marks"]
+flow:
+  - phase: play
+    turns: clockwise
+    do: [{choose: [fill]}]
+"""
+
+
+def test_a_loop_over_a_list_made_in_place_takes_it_as_it_is_and_one_over_a_variable_copies_it(tmp_path):
+    # The comprehension is worked out whole before the body runs (each place fills a cell it tested); a
+    # list made there is no one else's, so it is looped over without a copy. A player's list the body
+    # adds to is copied first: the loop sees it as it was.
+    game = load_tiny(tmp_path, FILL_RULES, players=2)
+    source = game.definition.actions["fill"].effect.source
+    loops = [line.strip() for line in source.splitlines() if line.strip().startswith("for _i")]
+    assert len(loops) == 2
+    assert "list(_units(" not in loops[0] and "list(_units(" in loops[1]
+    state = game.new_game(seed=1)
+    state.apply("fill")
+    marks = state.pv[0]["marks"]
+    assert len(state.pieces) == 3 and list(marks[:3]) == ["a1", "b1", "c1"] and len(marks) == 6
