@@ -11,6 +11,7 @@ the closures are used as they are.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import itertools
 import re
 from collections.abc import Callable
@@ -1371,8 +1372,11 @@ class SourceGen:
             return self.reads_state(f"s.supply[{args[0]}].get({args[1]}, 0)")  # the built-in's body
         if name == "side_between" and not node.kwargs and len(args) == 2 and self.board is not None:
             return f"{self.const(self.board.side_of_pair)}.get(({args[0]}, {args[1]}))"
-        kwargs = [f"{k.name}={self.gen(k.value, scope, local)}" for k in node.kwargs]
-        return f"_b_{name}(s{''.join(', ' + a for a in [*args, *kwargs])})"
+        kwargs = {k.name: self.gen(k.value, scope, local) for k in node.kwargs}
+        given = _by_position(BUILTINS[name], args, kwargs) if kwargs else args
+        if given is None:
+            given = [*args, *(f"{k}={v}" for k, v in kwargs.items())]
+        return f"_b_{name}(s{''.join(', ' + a for a in given)})"
 
     def comprehension_parts(
         self,
@@ -2013,6 +2017,29 @@ def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level
         ):
             return c
     return None
+
+
+def _by_position(fn: Any, args: list[str], kwargs: dict[str, str]) -> list[str] | None:
+    """A built-in's arguments given by name passed by position instead (a call with names costs Python more),
+    a default written out where one comes between (`pieces(owner=p)`: `pieces(s, None, p)`); None when
+    that cannot be done (a name it does not take by position, a default not written as a constant)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1 + len(args) :]  # after `s` and args
+    except (TypeError, ValueError):
+        return None
+    out, left = list(args), dict(kwargs)
+    for param in params:
+        if not left:
+            return out
+        if param.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD:
+            return None
+        if param.name in left:
+            out.append(left.pop(param.name))
+        elif param.default is None or param.default is ... or type(param.default) in (int, str, bool):
+            out.append(repr(param.default))
+        else:
+            return None
+    return out if not left else None
 
 
 def among(order: dict[Any, int], xs: Any, domain: Any) -> Any:

@@ -3029,3 +3029,18 @@ def test_a_sum_of_a_generator_adds_up_a_list_made_by_a_comprehension(tmp_path, m
     state.apply("count_up")
     assert state.pv[0]["coin"] == 7
     plays_as_the_closures(tmp_path, monkeypatch, SUM_RULES, game, range(3))
+
+
+def test_a_builtins_arguments_given_by_name_are_passed_by_position_with_defaults_between_written_out():
+    def takes(s, kind=None, owner=..., *, only=1):  # type: ignore[no-untyped-def]
+        return kind, owner, only
+
+    assert codegen._by_position(takes, ["'stone'"], {"owner": "v_p"}) == ["'stone'", "v_p"]
+    between = codegen._by_position(takes, [], {"owner": "3"})
+    assert between == ["None", "3"]  # the default between written out
+    assert eval(f"takes(0, {', '.join(between)})") == (None, 3, 1)
+    assert codegen._by_position(takes, [], {"kind": "'a'"}) == ["'a'"]
+    assert codegen._by_position(takes, [], {"only": "2"}) is None  # taken by name only: left as it is
+    # Verdon's climb lists the decider's projects by a call with no names
+    climb = meeple.load("climbers_of_verdon", players=2).definition.actions["climb"]
+    assert "_b_pieces(s, 'project', v_me)" in climb.fast.source and "owner=" not in climb.fast.source
