@@ -217,6 +217,18 @@ def can_pay(s: Any, p: Any, bundle: Bundle) -> bool:
     return True
 
 
+def affords_any(held: dict[str, Any], costs: tuple[tuple[tuple[str, int], ...], ...]) -> bool:
+    """Whether a player's record (`held`) holds every unit of at least one of the costs, each given as its
+    (resource, amount) pairs: the test before an action's loops whose cost is read from a table."""
+    for cost in costs:
+        for k, v in cost:
+            if held.get(k, 0) < v:
+                break
+        else:
+            return True
+    return False
+
+
 def can_pay_one(s: Any, p: Any, key: Any, amount: Any) -> bool:
     """`can_pay` of the one-resource cost `(amount) key`, without making its bundle (which leaves out a
     zero amount)."""

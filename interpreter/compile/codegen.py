@@ -23,6 +23,7 @@ from meeple.compile.builtins import (
     BUILTINS,
     Distinct,
     added,
+    affords_any,
     can_pay,
     can_pay_one,
     count_pieces,
@@ -1942,6 +1943,7 @@ def action_enumerator(
     ns["_ATOMS"] = _ATOMS
     ns["_can_pay"] = can_pay
     ns["_can_pay_one"] = can_pay_one
+    ns["_affords_any"] = affords_any
     ns["_wheres"] = out.wheres()
     ns["_action"] = default
     try:
@@ -2128,6 +2130,25 @@ def _level_lines(
             f"{pad}if {'not free and ' if tested else ''}not {_pay_test(gen, cost[0], scope, local)}: {fail}",
             where_of(cost[0]),
         )
+    elif cost is not None and level == 0:
+        costs = _table_costs(gen, cost[0], scope, local)
+        if costs is not None:  # none of the costs the table names can be paid: no binding is legal
+            out.add(f"{pad}if {'not free and ' if tested else ''}not _affords_any(s.pv[me], {costs}): {fail}")
+
+
+def _table_costs(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]) -> str | None:
+    """For a cost read from a table of the rules by a key the loops bind (`climb_cost[project.home.terrain]`),
+    the source of the constant of the costs it names, each as its (resource, amount) pairs, when each is a
+    bundle of resources; None for any other cost."""
+    if not isinstance(cost, n.Index):
+        return None
+    table = gen.ns.get(gen.gen(cost.obj, scope, local))
+    if not isinstance(table, dict) or not table:
+        return None
+    resources = set(gen.sym.resources)
+    if not all(isinstance(b, Bundle) and resources.issuperset(b) for b in table.values()):
+        return None
+    return gen.const(tuple(dict.fromkeys(tuple(b.items()) for b in table.values())))
 
 
 def _pay_test(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]) -> str:

@@ -3044,3 +3044,59 @@ def test_a_builtins_arguments_given_by_name_are_passed_by_position_with_defaults
     # Verdon's climb lists the decider's projects by a call with no names
     climb = meeple.load("climbers_of_verdon", players=2).definition.actions["climb"]
     assert "_b_pieces(s, 'project', v_me)" in climb.fast.source and "owner=" not in climb.fast.source
+
+
+TABLE_COST_RULES = """
+game: {name: Prices, players: {min: 2, max: 2}}
+components:
+  resources: [coin, gem]
+  pieces: {hut: {supply: 9}}
+board: {grid: {width: 3, height: 1}}
+tables:
+  price: {a1: 3 coin, b1: 2 coin + 1 gem, c1: 4 coin}
+setup:
+  - for: p in players
+    do: ["gain 1 coin to p"]
+actions:
+  earn: {effect: [gain 1 coin]}
+  find: {effect: [gain 1 gem]}
+  build:
+    params: {cell: "[c for c in cells if len(pieces_at(c)) == 0]"}
+    cost: price[cell]
+    effect: ["place hut at cell for me"]
+  gift:
+    effect: ["grant build free"]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: "count(pieces('hut')) >= 3"
+    do: [{choose: [earn, find, build, gift]}]
+"""
+
+
+def test_a_cost_read_from_a_table_is_tested_first_against_every_cost_the_table_names(tmp_path, monkeypatch):
+    # No binding can be legal if the player holds none of the table's costs: the loops are skipped. A
+    # free grant pays nothing, so it still lists every cell.
+    game = load_tiny(tmp_path, TABLE_COST_RULES, players=2)
+    build = game.definition.actions["build"]
+    assert "_affords_any(s.pv[me], " in build.listing.source
+    assert "not free and not _affords_any(" in build.fast.source
+    state = game.new_game(seed=1)
+    assert [str(a) for a in state.legal_actions()] == ["earn", "find", "gift"]  # 1 coin: nothing to build
+    for _ in range(4):  # a coin more for each player, turn by turn
+        state.apply("earn")
+    assert state.pv[0]["coin"] == 3  # the first player again: a1 only
+    assert [str(a) for a in state.legal_actions() if a.name == "build"] == ["build(cell=a1)"]
+    state.apply("gift")  # a free build: every cell
+    assert [str(a) for a in state.legal_actions()] == ["build(cell=a1)", "build(cell=b1)", "build(cell=c1)"]
+    plays_as_the_closures(tmp_path, monkeypatch, TABLE_COST_RULES, game, range(1, 9))
+
+
+def test_affords_any_asks_each_cost_whole():
+    from meeple.compile.builtins import affords_any
+
+    costs = ((("coin", 3),), (("coin", 2), ("gem", 1)))
+    assert not affords_any({"coin": 2}, costs)
+    assert affords_any({"coin": 2, "gem": 1}, costs) and affords_any({"coin": 3}, costs)
+    assert not affords_any({"coin": 9}, ()) and affords_any({}, ((),))  # no cost at all; a free one
