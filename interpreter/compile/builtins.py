@@ -43,6 +43,8 @@ def units(value: Any) -> Iterable[Any]:
     if t is Bundle:  # multisets iterate in a canonical (sorted) order
         return value.units()
     if t is dict:
+        if not value:  # an empty zone (the commonest in a loop of the flow: no card to move); a new list
+            return []
         if _one_copy_each(value):
             return sorted(value)
         return [k for k in sorted(value) for _ in range(value[k])]

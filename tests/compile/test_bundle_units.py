@@ -79,3 +79,9 @@ def test_sum_adds_numbers_and_bundles_as_its_loop_does(bundles: list[Bundle], nu
         expected = b if expected == 0 else expected + b
     assert total == expected
     assert sum_(None, (b for b in bundles)) == expected
+
+
+def test_an_empty_zone_has_no_units_each_time_in_a_new_list() -> None:
+    first_answer, second = units({}), units({})
+    assert first_answer == [] and type(first_answer) is list and first_answer is not second
+    assert units({"nut": 0}) == []  # a card of no copies: none held
