@@ -121,8 +121,11 @@ def taken(current: Any, delta: Any) -> Any:
 
 @builtin("distinct")
 def distinct(s: Any, xs: Any) -> list[Any]:
-    if type(xs) is Distinct:
+    t = type(xs)
+    if t is Distinct:
         return xs
+    if t is dict and not xs:  # an empty zone (a hand with no card, often)
+        return []
     if holding(xs):
         if type(xs) is dict and xs and min(xs.values()) > 0:  # a zone naming only cards it holds: its names
             return sorted(xs)

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meeple.compile.builtins import Units, first, max_, min_, sample, sorted_, sum_, units
+from meeple.compile.builtins import Units, distinct, first, max_, min_, sample, sorted_, sum_, units
 from meeple.values import Bundle
 
 BUNDLES = st.dictionaries(st.sampled_from(["chalk", "nut", "rope", "bolt"]), st.integers(0, 12)).map(Bundle)
@@ -85,3 +85,12 @@ def test_an_empty_zone_has_no_units_each_time_in_a_new_list() -> None:
     first_answer, second = units({}), units({})
     assert first_answer == [] and type(first_answer) is list and first_answer is not second
     assert units({"nut": 0}) == []  # a card of no copies: none held
+
+
+@given(ZONES)
+def test_the_distinct_cards_of_a_zone_are_the_names_it_holds_a_copy_of_in_a_new_list(
+    zone: dict[str, int],
+) -> None:
+    found = distinct(None, zone)
+    assert found == sorted(name for name, copies in zone.items() if copies) and type(found) is list
+    assert found is not distinct(None, zone)
