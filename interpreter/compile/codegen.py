@@ -2133,13 +2133,15 @@ def _level_lines(
     elif cost is not None and level == 0:
         costs = _table_costs(gen, cost[0], scope, local)
         if costs is not None:  # none of the costs the table names can be paid: no binding is legal
-            out.add(f"{pad}if {'not free and ' if tested else ''}not _affords_any(s.pv[me], {costs}): {fail}")
+            out.add(f"{pad}if {'not free and ' if tested else ''}not {_affords_test(gen, costs)}: {fail}")
 
 
-def _table_costs(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]) -> str | None:
+def _table_costs(
+    gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]
+) -> tuple[tuple[tuple[str, int], ...], ...] | None:
     """For a cost read from a table of the rules by a key the loops bind (`climb_cost[project.home.terrain]`),
-    the source of the constant of the costs it names, each as its (resource, amount) pairs, when each is a
-    bundle of resources; None for any other cost."""
+    the costs it names, each once as its (resource, amount) pairs, when each is a bundle of resources; None
+    for any other cost."""
     if not isinstance(cost, n.Index):
         return None
     table = gen.ns.get(gen.gen(cost.obj, scope, local))
@@ -2148,7 +2150,22 @@ def _table_costs(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set
     resources = set(gen.sym.resources)
     if not all(isinstance(b, Bundle) and resources.issuperset(b) for b in table.values()):
         return None
-    return gen.const(tuple(dict.fromkeys(tuple(b.items()) for b in table.values())))
+    return tuple(dict.fromkeys(tuple(b.items()) for b in table.values()))
+
+
+def _affords_test(gen: SourceGen, costs: tuple[tuple[tuple[str, int], ...], ...]) -> str:
+    """The source of the test that `me` holds every unit of one of the costs at least: for a few costs,
+    the counts read in place (each cost's largest amount asked first, the likeliest to fail)."""
+    if len(costs) > 8 or any(len(c) > 4 for c in costs):
+        return f"_affords_any(s.pv[me], {gen.const(costs)})"
+    if any(not c for c in costs):  # a cost of nothing
+        return "True"
+    record = f"_p{next(gen.counter)}"
+    tests = [
+        " and ".join(f"{record}.get({k!r}, 0) >= {v!r}" for k, v in sorted(c, key=lambda kv: -kv[1]))
+        for c in costs
+    ]
+    return f"(({record} := s.pv[me]) is not None and ({' or '.join(f'({t})' for t in tests)}))"
 
 
 def _pay_test(gen: SourceGen, cost: n.Node, scope: dict[str, Any], local: set[str]) -> str:
