@@ -1781,6 +1781,7 @@ def action_enumerator(
     values_of: str | None = None,
     into: dict[Any, Any] | None = None,
     exists: bool = False,
+    prefix: int | None = None,
 ) -> Any:
     """`enum(s, me, bound, free, first)`: the legal bindings of an action as Actions, in the closures' order
     (with `first`, at most one: is there any?). With `values_of`, a parameter every later one of which has
@@ -1789,7 +1790,9 @@ def action_enumerator(
     made, to share them), `listing(s, me, out)`: the legal bindings with nothing bound and the cost to pay
     appended to `out`, as a step's listing asks for them, without the tests of what is bound. With
     `exists` (a stepwise action), `listing(s, me, out)` that appends the action's offer with nothing
-    decided (`name(…)`) if there is such a binding.
+    decided (`name(…)`) if there is such a binding. With `prefix` (a stepwise action decided in order), the
+    first `prefix` parameters are those bound and no other is: each bound one is taken as it is, without
+    the test of whether it is bound, and the others come from their domains alone.
 
     Written as nested loops, one per parameter with a domain (a value already bound is its only one),
     each condition placed at the level where the last name it mentions is bound, the cost checked at its
@@ -1828,6 +1831,13 @@ def action_enumerator(
                     out, gen, checks[k], cost, k, (scope, local), pad, "return out", where_of, tested
                 )
                 continue
+            if prefix is not None and k <= prefix:  # given: its value as it is, its conditions tested
+                out.add(f"{pad}for v_{pname} in (bound[{pname!r}],):", where_of(domain))
+                pad += "    "
+                pads.append(pad)
+                _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of, tested)
+                continue
+            from_domain = not tested or prefix is not None  # every value comes from the domain
             domain_source = gen.gen(domain, scope, local)
             uses = free_names(domain)
             level_checks = checks[k]
@@ -1844,7 +1854,7 @@ def action_enumerator(
                     order = gen.const({v: i for i, v in enumerate(gen.ns[values])})
                     values = f"_among({order}, {gen.gen(members, scope, local)}, {values})"
                     uses = uses | free_names(members)
-                    if not tested:  # every value looped over is in xs: not asked again (bound, it is)
+                    if from_domain:  # every value looped over is in xs: not asked again (bound, it is)
                         level_checks = [c for c in checks[k] if c is not member]
             elif gen.surely_distinct(domain, scope, local):  # nothing for `distinct` to drop
                 values = domain_source
@@ -1863,12 +1873,12 @@ def action_enumerator(
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
             item = pname if sifted is None else sifted[0]  # the comprehension's own name for an item
             line = f"{pad}for v_{item} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
-            if not tested:
+            if from_domain:
                 line = f"{pad}for v_{item} in {values}:"
             out.add(line, where_of(domain))
             at = len(out.lines) - 1
             if sifted is not None:  # a bound value is taken as it is, as from the comprehension's list
-                unless = f"{pname!r} not in bound and " if tested else ""
+                unless = "" if from_domain else f"{pname!r} not in bound and "
                 out.add(f"{pad}    if {unless}not ({sifted[2]}): continue", where_of(domain))
                 if item != pname:
                     out.add(f"{pad}    v_{pname} = v_{item}")

@@ -745,6 +745,7 @@ class GameCompiler:
         self.param_plans[name] = self.choice_plans(params, nodes, check_nodes, scope)
         fast = listing = None
         next_values: dict[str, Any] = {}
+        stepped: tuple[Any, ...] = ()
         if self.ex.gen is not None and len(self.sink.diagnostics) == errors_before:
             loops = (
                 self.ex.gen,
@@ -765,6 +766,12 @@ class GameCompiler:
                     values = action_enumerator(*loops, values_of=p.name) if p.domain is not None else None
                     if values is not None:
                         next_values[p.name] = values
+                if all(p.domain is not None for p in params):  # decided in order: `stepped`
+                    last = len(params) - 1
+                    stepped = tuple(
+                        action_enumerator(*loops, prefix=k, values_of=None if k == last else params[k].name)
+                        for k in range(len(params))
+                    )
         return ActionDef(
             name,
             tuple(params),
@@ -778,6 +785,7 @@ class GameCompiler:
             cost_memo,
             next_values,
             listing=listing,
+            stepped=stepped,
         )
 
     def choice_plans(

@@ -92,6 +92,10 @@ class ActionDef:
     # `listing(s, me, out)` appends them to out (codegen's `action_enumerator` with `into`); a stepwise
     # action's appends its offer with nothing decided, `name(…)`, when any binding is legal (with `exists`).
     listing: Any = None
+    # A stepwise action with no input, its parameters decided in order: by how many are decided (k), its
+    # generated loops with exactly those bound, listing the values of the next one some legal binding has,
+    # or, with all but the last decided, the legal bindings (None where a part has no generated form).
+    stepped: tuple[Any, ...] = ()
 
     @cached_property
     def inputs(self) -> tuple[str, ...]:

@@ -76,8 +76,15 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     """The next parameter's values that can still be completed, each as a (partial) action."""
     chosen = a.chosen  # the commonest case first: no input, and the parameters decided so far in order
     if chosen is not None and len(bound) < len(chosen) and tuple(bound) == chosen[: len(bound)]:
-        nxt = a.params[len(bound)]
-        partial = len(bound) < len(chosen) - 1
+        decided = len(bound)
+        nxt = a.params[decided]
+        partial = decided < len(chosen) - 1
+        loops = a.stepped[decided] if a.stepped else None  # written for exactly these decided
+        if loops is not None:
+            if not partial:  # the last: each listed action is already the one to offer
+                return loops(s, me, bound, free, False)  # type: ignore[no-any-return]
+            name, key, prefix = a.name, nxt.name, tuple(bound.items())
+            return [Action(name, (*prefix, (key, value)), True) for value in loops(s, me, bound, free, False)]
         if not partial and a.fast is not None:  # the last: each listed action is already the one to offer
             return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
     else:

@@ -1883,21 +1883,30 @@ def test_a_players_resources_reached_through_a_value_of_unknown_type_are_what_th
 
 def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value():
     """Verdon's trade offers are decided a parameter at a time: the generated pass that lists the values of
-    the next parameter some offer completes gives the values trying each one alone gives, in order."""
+    the next parameter some offer completes gives the values trying each one alone gives, in order; so
+    does the pass written for exactly the parameters decided so far (`stepped`), used first."""
     from meeple.runtime.engine import stepwise_options
 
     game = meeple.load("climbers_of_verdon", players=4)
     offer = game.definition.actions["offer_trade"]
     assert set(offer.next_values) == {"partner", "give"}  # the last, `get`, is one listing as it is
-    alone = dataclasses.replace(offer, next_values={})
+    assert len(offer.stepped) == 3 and all(offer.stepped)
+    assert "in bound" not in offer.stepped[1].source and "in bound" in offer.next_values["give"].source
+    generic = dataclasses.replace(offer, stepped=())
+    alone = dataclasses.replace(offer, next_values={}, stepped=())
     compared = 0
     for seed in (1, 2):
         state, rng = game.new_game(seed=seed), random.Random(seed)
         while not state.is_over:
             f = state.stack[-1]
+            if f["k"] == "choose" and any(a.name == "offer_trade" for a in state.legal_actions()):
+                me = f["p"]  # the partners an offer can be made to
+                partners = [str(a) for a in stepwise_options(state, offer, me, {}, False)]
+                assert partners == [str(a) for a in stepwise_options(state, alone, me, {}, False)]
             if f["k"] == "partial" and f["action"] == "offer_trade":
                 me, bound = f["p"], dict(f["args"])
                 one_pass = [str(a) for a in stepwise_options(state, offer, me, bound, False)]
+                assert one_pass == [str(a) for a in stepwise_options(state, generic, me, bound, False)]
                 assert one_pass == [str(a) for a in stepwise_options(state, alone, me, bound, False)]
                 compared += len(bound) < 2  # the partner or the bundle given still to choose
                 if len(bound) == 2:  # the last value, the rest given in order: the listed offers themselves
