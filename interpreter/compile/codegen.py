@@ -1349,10 +1349,12 @@ class SourceGen:
         if name == "disjoint" and not node.kwargs and len(args) == 2 and all(_REREAD.match(a) for a in args):
             # Two bundles (`bundles` gives them): their kinds compared in place, without the call.
             a, b = args
-            return (
-                f"({a}._d.keys().isdisjoint({b}._d) if type({a}) is _Bundle and type({b}) is _Bundle"
-                f" else _b_disjoint(s, {a}, {b}))"
-            )
+            # A name the loops surely took from `bundles(...)` (action_enumerator's scope) is not tested
+            unsure = [x for x, node_x in zip(args, node.args) if self.ex.type_of(node_x, scope) != "bundle"]
+            if not unsure:
+                return f"{a}._d.keys().isdisjoint({b}._d)"
+            test = " and ".join(f"type({x}) is _Bundle" for x in unsure)
+            return f"({a}._d.keys().isdisjoint({b}._d) if {test} else _b_disjoint(s, {a}, {b}))"
         if (
             name == "bundles"
             and not node.kwargs
@@ -1807,6 +1809,12 @@ def action_enumerator(
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
     atoms: set[str] = set()  # the parameters whose domain is a constant of values of a kind in _ATOMS
     tested = into is None and not exists  # whether the lines test what is bound, a free cost, `first`
+    scope = dict(scope)
+    for k, (pname, domain) in enumerate(params, start=1):
+        # A value the loops surely take from `bundles(...)` (none bound here) is a bundle
+        from_domain = not tested or (prefix is not None and k > prefix)
+        if from_domain and _calls_builtin(domain, "bundles", gen.sym.defs):
+            scope[pname] = "bundle"
     if exists or into is not None:
         head = ["def _enumerate(s, me, out):"]
     else:
@@ -2029,6 +2037,16 @@ def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level
         ):
             return c
     return None
+
+
+def _calls_builtin(node: Any, name: str, defs: Any) -> bool:
+    """Whether a node is a call of the built-in of that name (not a def of the rules by that name)."""
+    return (
+        isinstance(node, n.Call)
+        and isinstance(node.func, n.Name)
+        and node.func.id == name
+        and name not in defs
+    )
 
 
 def _by_position(fn: Any, args: list[str], kwargs: dict[str, str]) -> list[str] | None:

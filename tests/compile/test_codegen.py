@@ -1892,6 +1892,11 @@ def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value
     assert set(offer.next_values) == {"partner", "give"}  # the last, `get`, is one listing as it is
     assert len(offer.stepped) == 3 and all(offer.stepped)
     assert "in bound" not in offer.stepped[1].source and "in bound" in offer.next_values["give"].source
+    # values the loops took from `bundles(...)` are compared without a test of their type; a value given
+    # (the bundle given, once decided) keeps it
+    assert "type(v_" not in offer.stepped[1].source and "type(v_" not in offer.listing.source
+    assert "type(v_give) is _Bundle else" in offer.stepped[2].source
+    assert "type(v_get)" not in offer.stepped[2].source
     generic = dataclasses.replace(offer, stepped=())
     alone = dataclasses.replace(offer, next_values={}, stepped=())
     compared = 0
