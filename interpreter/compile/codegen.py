@@ -2170,7 +2170,7 @@ def _table_costs(
     """For a cost read from a table of the rules by a key the loops bind (`climb_cost[project.home.terrain]`),
     the costs it names, each once as its (resource, amount) pairs, when each is a bundle of resources; None
     for any other cost."""
-    if not isinstance(cost, n.Index):
+    if not isinstance(cost, n.Index) or not isinstance(cost.obj, n.Name):  # a table is named
         return None
     table = gen.ns.get(gen.gen(cost.obj, scope, local))
     if not isinstance(table, dict) or not table:
