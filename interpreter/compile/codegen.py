@@ -120,6 +120,10 @@ PURE_BUILTINS = frozenset(
 # Built-ins that always give a list or tuple.
 _SEQUENCE_BUILTINS = frozenset({"pieces", "pieces_at", "distinct", "sorted", "bundles"})
 _PIECE_RECORD = frozenset({"kind", "owner", "site"})
+# A test that reads only loop names and constants (no state, no call): the same for the same values
+_PURE_TEST = re.compile(
+    r"(?:\s|[(),]|v_(?!me\b)\w+|_k\d+|-?\d+|'[^'\\]*'|None|True|False|==|!=|<=|>=|<|>|not|and|or|in|is)*"
+)
 _CONST_NAME = re.compile(r"_k\d+\Z")
 _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
@@ -1809,6 +1813,8 @@ def action_enumerator(
     level_of = {p: k for k, (p, _) in enumerate(params, start=1)}
     atoms: set[str] = set()  # the parameters whose domain is a constant of values of a kind in _ATOMS
     tested = into is None and not exists  # whether the lines test what is bound, a free cost, `first`
+    rows_at: str | None = None  # the indentation of the last level's rows (see `_rows` below), if any
+    rows_key = ""
     scope = dict(scope)
     for k, (pname, domain) in enumerate(params, start=1):
         # A value the loops surely take from `bundles(...)` (none bound here) is a bundle
@@ -1880,6 +1886,25 @@ def action_enumerator(
                 out.insert(at, f"{pads[home]}d_{pname} = None")
                 values = f"d_{pname} if d_{pname} is not None else (d_{pname} := {values})"
             item = pname if sifted is None else sifted[0]  # the comprehension's own name for an item
+            if (
+                into is not None  # a step's listing, its last parameter: constant values, constant tests
+                and k == len(params) > 1
+                and sifted is None
+                and _CONST_NAME.match(values)
+                and all(p in atoms for p, _ in params[: k - 1])
+                and (cost is None or cost[1] != k)
+                and all(_PURE_TEST.fullmatch(gen.gen(c, scope, local)) for c in level_checks)
+            ):
+                # The actions it lists for the values of the others are always the same: listed once
+                # for those values (`_rows`), then handed out as a row
+                rows_key = (
+                    f"v_{params[0][0]}" if k == 2 else f"({''.join(f'v_{p}, ' for p, _ in params[:-1])})"
+                )
+                rows_at = pad
+                out.add(f"{pad}_row = _rows.get({rows_key})")
+                out.add(f"{pad}if _row is None:")
+                out.add(f"{pad}    _row = []")
+                pad += "    "
             line = f"{pad}for v_{item} in (bound[{pname!r}],) if {pname!r} in bound else {values}:"
             if from_domain:
                 line = f"{pad}for v_{item} in {values}:"
@@ -1917,6 +1942,7 @@ def action_enumerator(
     elif values_of is None:
         pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
         made = f"_Action({name!r}, ({pairs}))"
+        dest = "out" if rows_at is None else "_row"
         if params and not any(scope.get(p) in ("player", "piece") for p, _ in params):
             # The same binding is the same Action: made once, then found by the values of its parameters
             # when each is of a kind in _ATOMS (a name, a whole number or a bundle: equal only to its own
@@ -1933,12 +1959,15 @@ def action_enumerator(
             out.add(f"{inner}    _a = {made}")
             out.add(f"{inner}    if len(_made) < {_MADE}:")
             out.add(f"{inner}        _made[{key}] = _a")
-            out.add(f"{inner}out.append(_a)")
+            out.add(f"{inner}{dest}.append(_a)")
             if checked:
                 out.add(f"{pad}else:")
-                out.add(f"{pad}    out.append({made})")
+                out.add(f"{pad}    {dest}.append({made})")
         else:
-            out.add(f"{pad}out.append({made})")
+            out.add(f"{pad}{dest}.append({made})")
+        if rows_at is not None:
+            out.add(f"{rows_at}    _rows[{rows_key}] = _row")
+            out.add(f"{rows_at}out.extend(_row)")
         if tested:
             out.add(f"{pad}if first:")
             out.add(f"{pad}    return out")
@@ -1958,6 +1987,7 @@ def action_enumerator(
     ns = dict(gen.ns)
     ns["_Action"] = Action
     ns["_made"] = {} if into is None else into  # the Actions made, by the values of their parameters
+    ns["_rows"] = {}  # the last level's actions by the values of the others (`rows_at`): a bounded number
     ns["_ATOMS"] = _ATOMS
     ns["_can_pay"] = can_pay
     ns["_can_pay_one"] = can_pay_one

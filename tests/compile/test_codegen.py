@@ -3129,3 +3129,56 @@ def test_affords_any_asks_each_cost_whole():
     assert not affords_any({"coin": 2}, costs)
     assert affords_any({"coin": 2, "gem": 1}, costs) and affords_any({"coin": 3}, costs)
     assert not affords_any({"coin": 9}, ()) and affords_any({}, ((),))  # no cost at all; a free one
+
+
+BARTER_RULES = """
+game: {name: Swaps, players: {min: 2, max: 2}}
+components:
+  resources: [coin, gem, ore]
+vars:
+  game: {banned: none}
+setup:
+  - for: p in players
+    do: ["gain 2 coin + 1 gem to p"]
+actions:
+  swap:
+    params: {give: resources, get: resources}
+    when: give != get
+    cost: 2 give
+    effect: [gain 1 get]
+  barter:
+    params: {give: resources, get: resources}
+    when: give != get and get != banned
+    cost: 1 give
+    effect: [gain 1 get, set banned = give]
+  earn: {effect: [gain 1 ore]}
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: "sum(p.ore for p in players) >= 6"
+    do: [{choose: [swap, barter, earn]}]
+"""
+
+
+def test_a_listings_last_loop_over_constants_with_constant_tests_is_listed_once_per_outer_values(
+    tmp_path, monkeypatch
+):
+    # `swap`'s gets for a give are always the same actions: listed once, then handed out as a row. The
+    # gets of `barter` depend on a variable of the game: looped over at every listing.
+    game = load_tiny(tmp_path, BARTER_RULES, players=2)
+    swap, barter = (game.definition.actions[a].listing.source for a in ("swap", "barter"))
+    assert "_row = _rows.get(v_give)" in swap and "out.extend(_row)" in swap
+    assert "_rows.get" not in barter
+    state = game.new_game(seed=1)
+    listed = [str(a) for a in state.legal_actions() if a.name == "swap"]
+    assert listed == ["swap(give=coin, get=gem)", "swap(give=coin, get=ore)"]
+    assert [str(a) for a in state.legal_actions() if a.name == "swap"] == listed  # from the row, again
+    plays_as_the_closures(tmp_path, monkeypatch, BARTER_RULES, game, range(1, 9))
+
+
+def test_a_pure_test_reads_loop_names_and_constants_only():
+    for pure in ("(v_give != v_get)", "(v_a in _k3 and not (v_b == 'x'))", "(v_n >= 2)"):
+        assert codegen._PURE_TEST.fullmatch(pure)
+    for read in ("(v_give != s.gv['x'])", "(v_me != v_p)", "(_b_len(s, v_a) > 1)", "(v_a != _kept)"):
+        assert not codegen._PURE_TEST.fullmatch(read)
