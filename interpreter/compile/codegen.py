@@ -202,16 +202,19 @@ _SMALL_INT = 1000  # a literal bound of a range looped over as Python's (`Source
 _OWN_TEMPS = re.compile(r"\b_[mi]\d+\b")  # a source's temporaries of a kept result or an item (`_m12`, `_i3`)
 
 
-def plain_pieces_at(node: n.Node, defs: Any) -> bool:
-    """Whether a node calls the built-in `pieces_at` (no def of that name in `defs`) with a site alone."""
+def _calls_builtin(node: Any, name: str, defs: Any) -> bool:
+    """Whether a node is a call of the built-in of that name (not a def of the rules by that name)."""
     return (
         isinstance(node, n.Call)
         and isinstance(node.func, n.Name)
-        and node.func.id == "pieces_at"
-        and node.func.id not in defs
-        and len(node.args) == 1
-        and not node.kwargs
+        and node.func.id == name
+        and name not in defs
     )
+
+
+def plain_pieces_at(node: n.Node, defs: Any) -> bool:
+    """Whether a node calls the built-in `pieces_at` (no def of that name in `defs`) with a site alone."""
+    return _calls_builtin(node, "pieces_at", defs) and len(node.args) == 1 and not node.kwargs
 
 
 def _loop_frame(names: list[str]) -> tuple[re.Pattern[str], list[str], dict[str, str]]:
@@ -1816,10 +1819,10 @@ def action_enumerator(
     rows_at: str | None = None  # the indentation of the last level's rows (see `_rows` below), if any
     rows_key = ""
     scope = dict(scope)
+    # The levels whose values surely come from their domains alone (no value is given there)
+    drawn = {k for k in range(1, len(params) + 1) if not tested or (prefix is not None and k > prefix)}
     for k, (pname, domain) in enumerate(params, start=1):
-        # A value the loops surely take from `bundles(...)` (none bound here) is a bundle
-        from_domain = not tested or (prefix is not None and k > prefix)
-        if from_domain and _calls_builtin(domain, "bundles", gen.sym.defs):
+        if k in drawn and _calls_builtin(domain, "bundles", gen.sym.defs):  # surely a bundle
             scope[pname] = "bundle"
     if exists or into is not None:
         head = ["def _enumerate(s, me, out):"]
@@ -1851,7 +1854,7 @@ def action_enumerator(
                 pads.append(pad)
                 _level_lines(out, gen, checks[k], cost, k, (scope, local), pad, "continue", where_of, tested)
                 continue
-            from_domain = not tested or prefix is not None  # every value comes from the domain
+            from_domain = k in drawn  # every value comes from the domain
             domain_source = gen.gen(domain, scope, local)
             uses = free_names(domain)
             level_checks = checks[k]
@@ -2067,16 +2070,6 @@ def _membership(conds: list[n.Node], pname: str, level_of: dict[str, int], level
         ):
             return c
     return None
-
-
-def _calls_builtin(node: Any, name: str, defs: Any) -> bool:
-    """Whether a node is a call of the built-in of that name (not a def of the rules by that name)."""
-    return (
-        isinstance(node, n.Call)
-        and isinstance(node.func, n.Name)
-        and node.func.id == name
-        and name not in defs
-    )
 
 
 def _by_position(fn: Any, args: list[str], kwargs: dict[str, str]) -> list[str] | None:
