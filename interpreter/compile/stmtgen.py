@@ -201,6 +201,43 @@ def _scoped_in_place(lines: list[str]) -> list[str]:
     return out
 
 
+_LOOP = re.compile(r"( +)for (_i\d+) in ")
+_BINDS_ITEM = re.compile(r"( +)b\['(\w+)'\] = (_i\d+)\Z")
+_B_NAME = re.compile(r"(?<![\w.'])b\b")  # the bindings `b` as a name (not `_b`, `s.b`, a string's b)
+_B_KEYED = re.compile(r"b(?:\['\w+'\]|\.get\('\w+'[,)])")  # a read or write of one binding by its name
+
+
+def _loop_names_local(lines: list[str]) -> list[str]:
+    """The lines with the name a one-name `for:` binds read as the loop's own Python variable (`_i3`, not
+    `b['b']`), when every use of the bindings in the block names a binding and the loop's name is bound
+    nowhere else and used only in the loop's body: nothing else can read it there. The line that bound it
+    becomes `pass`, so each line keeps its number (errors are located by line)."""
+    if any(not _B_KEYED.match(line, m.start()) for line in lines for m in _B_NAME.finditer(line)):
+        return lines  # `b` handed to a call (a closure, a nested block): it may read any name
+    out = list(lines)
+    for at, line in enumerate(lines[:-1]):
+        loop = _LOOP.match(line)
+        binds = _BINDS_ITEM.match(lines[at + 1])
+        if loop is None or binds is None or binds.group(3) != loop.group(2):
+            continue
+        pad, name, item = len(loop.group(1)), binds.group(2), loop.group(2)
+        end = at + 1
+        while end < len(lines) and len(lines[end]) - len(lines[end].lstrip(" ")) > pad:
+            end += 1
+        keyed = (f"b['{name}']", f"b.get('{name}'")
+        outside = [*lines[:at], line, *lines[end:]]
+        if any(k in other for other in outside for k in keyed):
+            continue
+        if sum(other.lstrip().startswith(f"b['{name}'] = ") for other in lines) != 1:
+            continue
+        body = [x.replace(f"b['{name}']", item).replace(f"b.get('{name}')", item) for x in out[at + 2 : end]]
+        if any(k in x for x in body for k in keyed):  # read with a default: left as it is
+            continue
+        out[at + 1] = f"{binds.group(1)}pass"
+        out[at + 2 : end] = body
+    return out
+
+
 def block_function(block: Any, gen: Any, default: Where) -> Run | None:
     """`f(s, b)` running the block's statements, or None when it cannot be written out."""
     w = _Writer(gen)
@@ -208,7 +245,7 @@ def block_function(block: Any, gen: Any, default: Where) -> Run | None:
         w.steps(_steps_of(block), "    ", "return", check_first=False)
     except _Unsupported:
         return None
-    body = _scoped_in_place(w.lines) or ["    pass"]
+    body = _loop_names_local(_scoped_in_place(w.lines)) or ["    pass"]
     source = "\n".join(
         [
             "def _block(s, b):",

@@ -4,12 +4,14 @@ the same stops once the game is over, and a failing rule reported at the same pl
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from test_codegen import load_tiny, plays_as_the_closures
 
 import meeple
 from meeple.compile.statements import Block
+from meeple.compile.stmtgen import _loop_names_local
 from meeple.errors import RuleRuntimeError
 from meeple.tools.simulate import instrumented
 
@@ -410,3 +412,25 @@ def test_a_loop_over_a_list_made_in_place_takes_it_as_it_is_and_one_over_a_varia
     state.apply("fill")
     marks = state.pv[0]["marks"]
     assert len(state.pieces) == 3 and list(marks[:3]) == ["a1", "b1", "c1"] and len(marks) == 6
+
+
+def test_a_loop_name_is_the_loops_own_variable_where_nothing_else_can_read_it(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, RULES, players=2)
+    source = game.definition.actions["put"].effect.source
+    # `for: p in players` reads its player as the loop's item; the let's name stays a binding.
+    assert "b['p']" not in source and "b['here'] = b['cell']" in source
+    assert re.search(r"s\.gain\(_i\d+, ", source)
+    plays_as_the_closures(tmp_path, monkeypatch, RULES, game, range(1, 9))
+
+
+def test_a_loop_name_stays_a_binding_where_the_bindings_may_be_read_otherwise():
+    loop = ["    for _i0 in xs:", "        b['x'] = _i0", "        s.gain(b['x'], one)"]
+    assert _loop_names_local(loop)[1:] == ["        pass", "        s.gain(_i0, one)"]
+    handed = [*loop, "    _k1(s, b)"]  # a closure given the bindings may read any of them
+    assert _loop_names_local(handed) == handed
+    after = [*loop, "    s.gain(b['x'], one)"]  # read after the loop
+    assert _loop_names_local(after) == after
+    defaulted = [*loop, "        s.gain(b.get('x', 0), one)"]  # read with a default
+    assert _loop_names_local(defaulted) == defaulted
+    rebound = [*loop, "        b['x'] = 3"]  # bound again in the body
+    assert _loop_names_local(rebound) == rebound
