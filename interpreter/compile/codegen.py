@@ -525,6 +525,14 @@ def _resources(s: Any, p: Any) -> Bundle:
     return held
 
 
+def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bundle]:
+    """The bundles of one unit of `bundles(p.resources, n)`: one for each resource p holds, in name order
+    (`ones`: each resource's bundle of one, in that order, the same bundles every time). Read from the
+    player's counts: no bundle of the holding is made (see `_single_units`)."""
+    rec = s.pv[p]
+    return [one for name, one in ones if rec.get(name, 0) > 0]
+
+
 # Bundles of holdings kept per game, then the cache starts afresh: about 600 bytes each, 10 MB at most.
 # Random Verdon players meet about 100 new holdings a game and many old ones again: 4,096 was emptied every
 # 40 games and made again about 3,000 holdings each time (300 games: 2.9% slower than with 16,384).
@@ -612,6 +620,7 @@ class SourceGen:
             "_CARDS": {},  # the definitions read in place by name (both filled by `fill_names`)
             "_D": self.positional,
             "_resources": _resources,
+            "_held_ones": held_ones,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
             "RuleRuntimeError": RuleRuntimeError,
             "_RUNTIME_ERRORS": RUNTIME_ERRORS,
@@ -1778,6 +1787,56 @@ def _uses(node: n.Node, name: str) -> int:
 # ---------------------------------------------------------------- actions
 
 
+def _single_units(
+    gen: SourceGen,
+    params: list[tuple[str, n.Node | None]],
+    checks: list[list[n.Node]],
+    cost: tuple[n.Node, int] | None,
+    scope: dict[str, Any],
+    levels: range,
+) -> dict[str, n.Node]:
+    """The parameters of these levels (where a listing only asks whether some binding exists) that may
+    take only the bundles of one unit of their domain, by the player whose resources that domain bundles:
+    a domain `bundles(X.resources, n)` (n at least 1, bundles of one unit or more) of a parameter that
+    every condition uses only as an argument of `disjoint`. If a bundle is disjoint from something, so is
+    each of its units, and each unit is in the domain: some binding exists with its bundles of one unit
+    exactly when one does with any. `held_ones` lists those from the player's counts, without making
+    the holding's bundle or its `bundles`."""
+    defs = gen.sym.defs
+    found: dict[str, n.Node] = {}
+    for k in levels:
+        pname, domain = params[k - 1]
+        if domain is None or not _calls_builtin(domain, "bundles", defs) or domain.kwargs:  # type: ignore[attr-defined]
+            continue
+        args = domain.args  # type: ignore[attr-defined]
+        if not 2 <= len(args) <= 3 or not all(isinstance(a, n.IntLit) for a in args[1:]):
+            continue
+        if args[1].value < 1 or (len(args) == 3 and args[2].value != 1):
+            continue
+        held = args[0]
+        if not (isinstance(held, n.Attr) and held.name == "resources"):
+            continue
+        if gen.ex.type_of(held.obj, scope) != "player":
+            continue
+        others = [d for p, d in params if p != pname and d is not None]
+        uses = [c for level in checks for c in level] + others + ([cost[0]] if cost is not None else [])
+        if all(_only_in_disjoint(node, pname, defs) for node in uses):
+            found[pname] = held.obj
+    return found
+
+
+def _only_in_disjoint(node: n.Node, name: str, defs: Any) -> bool:
+    """Whether every mention of `name` in a node is an argument of the built-in `disjoint` of two."""
+    if isinstance(node, n.Name):
+        return node.id != name
+    if _calls_builtin(node, "disjoint", defs) and len(node.args) == 2 and not node.kwargs:  # type: ignore[attr-defined]
+        return all(
+            (isinstance(a, n.Name) and a.id == name) or _only_in_disjoint(a, name, defs)
+            for a in node.args  # type: ignore[attr-defined]
+        )
+    return all(_only_in_disjoint(c, name, defs) for c in n.children(node))
+
+
 def action_enumerator(
     gen: SourceGen,
     name: str,
@@ -1829,11 +1888,16 @@ def action_enumerator(
     else:
         head = ["def _enumerate(s, me, bound, free, first):", "  out = []"]
     out = _Lines([*head, "  v_me = me", "  try:"])
+    asked = 0
     if values_of is not None:
         asked = [p for p, _ in params].index(values_of) + 1  # its level
         if asked == len(params) or any(domain is None for _, domain in params[asked - 1 :]):
             return None  # the last parameter's values are one listing; an input has no loop to leave
         out.add("    found = False")
+    # The levels that only ask whether some binding exists: every one of an offer's listing, those after
+    # the parameter whose values are listed
+    seeking = range(1 if exists else asked + 1 if values_of else len(params) + 1, len(params) + 1)
+    singles = _single_units(gen, params, checks, cost, scope, seeking)
     try:
         _identifiers(local)
         pad = "    "
@@ -1858,7 +1922,11 @@ def action_enumerator(
             domain_source = gen.gen(domain, scope, local)
             uses = free_names(domain)
             level_checks = checks[k]
-            if _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
+            if pname in singles:  # its bundles of one unit only (`_single_units`), one of each resource
+                ones = tuple((r, Bundle.one(r, 1)) for r in sorted(gen.sym.resources))
+                owner = gen.gen(singles[pname], scope, local)
+                values = domain_source = f"_held_ones(s, {owner}, {gen.const(ones)})"
+            elif _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
                 try:
                     values = gen.const(distinct(None, gen.ns[domain_source]))
                 except TypeError:  # a value that cannot be hashed: the closures report it in play, located

@@ -1881,6 +1881,70 @@ def test_a_players_resources_reached_through_a_value_of_unknown_type_are_what_th
     plays_as_the_closures(tmp_path, monkeypatch, PEEK_RULES, game, range(2))
 
 
+OFFER_RULES = """
+game: {name: Offers, players: {min: 3, max: 3}}
+components: {resources: [coin, gem, pearl]}
+setup:
+  - for: p in players
+    do: [gain 2 coin + 1 gem to p]
+vars:
+  player: {offers: 0}
+actions:
+  offer:  # decided a step at a time: a partner, what one gives, what one gets; no kind on both sides
+    stepwise: true
+    params:
+      partner: "[p for p in players if p != me]"
+      give: bundles(me.resources, 2)
+      get: bundles(partner.resources, 2)
+    when: disjoint(give, get)
+    effect: [me.offers += 1]
+  pair:  # a bundle of exactly two, and a condition that asks more of it than `disjoint`
+    stepwise: true
+    params:
+      give: bundles(me.resources, 2, 2)
+      get: bundles(players[1].resources, 2)
+    when: disjoint(give, get) and size(get) > 1
+    effect: [me.offers += 1]
+  mine:
+    params: {what: "['coin', 'gem', 'pearl']"}
+    effect: [gain 1 what]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: players[0].offers + players[1].offers + players[2].offers >= 8
+    do: [{choose: [offer, pair, mine]}]
+"""
+
+
+def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tmp_path, monkeypatch):
+    from meeple.compile.codegen import held_ones
+    from meeple.values import Bundle, Player
+
+    game = load_tiny(tmp_path, OFFER_RULES, players=3)
+    offer, pair = game.definition.actions["offer"], game.definition.actions["pair"]
+    # Whether any offer exists: a unit of each side is as good as a bundle (a bundle disjoint from the
+    # other side has its units disjoint too), and the units come from the players' counts.
+    listing = offer.listing.source
+    assert "_held_ones(s, v_me, " in listing and "_held_ones(s, v_partner, " in listing
+    assert "_resources(" not in listing and "_b_bundles(" not in listing
+    # The bundles one may give are listed whole; only whether each has something to get asks for units.
+    gives = offer.stepped[1].source
+    assert "_held_ones(s, v_me, " not in gives and "_held_ones(s, v_partner, " in gives
+    assert "_held_ones(" not in offer.stepped[2].source  # the offers themselves: every bundle
+    # Bundles of two at least, and a bundle asked more than `disjoint`: every bundle, as written.
+    assert "_held_ones(" not in pair.listing.source
+    state = game.new_game(seed=1)
+    ones = held_ones(state, Player(0), tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl")))
+    assert ones == [Bundle({"coin": 1}), Bundle({"gem": 1})]
+    # No pair yet: two units of one's coins and gem always share a kind with two of another's.
+    assert [str(a) for a in state.legal_actions()] == [
+        "offer(…)",
+        *[f"mine(what={r})" for r in ("coin", "gem", "pearl")],
+    ]
+    plays_as_the_closures(tmp_path, monkeypatch, OFFER_RULES, game, range(1, 7))
+
+
 def test_a_stepwise_actions_next_values_are_listed_in_one_pass_as_value_by_value():
     """Verdon's trade offers are decided a parameter at a time: the generated pass that lists the values of
     the next parameter some offer completes gives the values trying each one alone gives, in order; so
