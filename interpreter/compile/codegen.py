@@ -528,9 +528,23 @@ def _resources(s: Any, p: Any) -> Bundle:
 def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bundle]:
     """The bundles of one unit of `bundles(p.resources, n)`: one for each resource p holds, in name order
     (`ones`: each resource's bundle of one, in that order, the same bundles every time). Read from the
-    player's counts: no bundle of the holding is made (see `_single_units`)."""
-    rec = s.pv[p]
-    return [one for name, one in ones if rec.get(name, 0) > 0]
+    player's counts: no bundle of the holding is made (see `_single_units`). While the player's bundle is
+    kept (`_resources`), they are kept on it, as its `bundles` of one unit (the same, in the same order)."""
+    held = s.held[p]
+    if held is None:
+        rec = s.pv[p]
+        return [one for name, one in ones if rec.get(name, 0) > 0]
+    subs = held._subs
+    if subs is None:
+        subs = held._subs = {}
+    found = subs.get(_ONE_UNIT)
+    if found is None:
+        rec = s.pv[p]
+        found = subs[_ONE_UNIT] = Distinct([one for name, one in ones if rec.get(name, 0) > 0])
+    return found  # type: ignore[no-any-return]
+
+
+_ONE_UNIT = (1, 1)  # the key of a bundle's `bundles` of one unit (builtins.bundles: max_total, min_total)
 
 
 # Bundles of holdings kept per game, then the cache starts afresh: about 600 bytes each, 10 MB at most.

@@ -1918,7 +1918,8 @@ flow:
 
 
 def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tmp_path, monkeypatch):
-    from meeple.compile.codegen import held_ones
+    from meeple.compile.builtins import _held_bundles
+    from meeple.compile.codegen import _resources, held_ones
     from meeple.values import Bundle, Player
 
     game = load_tiny(tmp_path, OFFER_RULES, players=3)
@@ -1935,8 +1936,16 @@ def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tm
     # Bundles of two at least, and a bundle asked more than `disjoint`: every bundle, as written.
     assert "_held_ones(" not in pair.listing.source
     state = game.new_game(seed=1)
-    ones = held_ones(state, Player(0), tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl")))
-    assert ones == [Bundle({"coin": 1}), Bundle({"gem": 1})]
+    each = tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl"))
+    state.held[Player(0)] = None  # from the counts
+    assert held_ones(state, Player(0), each) == [Bundle({"coin": 1}), Bundle({"gem": 1})]
+    kept = _resources(
+        state, Player(0)
+    )  # the player's bundle kept: its units kept on it, as `bundles` has them
+    ones = held_ones(state, Player(0), each)
+    assert (
+        ones == _held_bundles(kept, 1, 1) and held_ones(state, Player(0), each) is ones is kept._subs[(1, 1)]
+    )
     # No pair yet: two units of one's coins and gem always share a kind with two of another's.
     assert [str(a) for a in state.legal_actions()] == [
         "offer(…)",
