@@ -674,6 +674,19 @@ def pieces_at(s: Any, site: str, kind: str | None = None) -> list[PieceRef]:
     return found  # type: ignore[no-any-return]
 
 
+def first_of_kinds(s: Any, site: str, kinds: frozenset[str]) -> PieceRef | None:
+    """`first([b for b in pieces_at(site) if b.kind in kinds])` from the site's own list of pieces: the
+    first of those kinds there (the same reference `pieces_at` gives), or none; no list is made."""
+    ids = s.at.get(site)
+    if ids:
+        pieces = s.pieces
+        for pid in ids:
+            rec = pieces[pid]
+            if rec["kind"] in kinds:
+                return _ref(s.game.piece_refs, pid, rec)
+    return None
+
+
 def _pieces_at(s: Any, ids: tuple[int, ...], kind: str | None) -> list[PieceRef]:
     refs = s.game.piece_refs
     pieces = s.pieces

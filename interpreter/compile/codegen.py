@@ -28,6 +28,7 @@ from meeple.compile.builtins import (
     can_pay_one,
     count_pieces,
     distinct,
+    first_of_kinds,
     taken,
     units,
     units_held,
@@ -500,6 +501,11 @@ def site_bucket(s: Any, sites: tuple[str, ...] | list[str], field: str, value: A
         return sites
 
 
+# `[b for b in pieces_at(site) if b.kind in K]` as written out (K a constant list of kinds)
+_FIRST_OF_KINDS = re.compile(
+    r"\[v_(\w+) for v_\1 in _b_pieces_at\(s, (\w+|b\['\w+'\])\)"
+    r" if \(s\.pieces\[v_\1\]\['kind'\] in (_k\d+)\)\]"
+)
 _NO_FIELDS: dict[str, Any] = {}  # the fields of a site that has none
 _UNINDEXED: dict[Any, Any] = {}  # the index of a list whose fields cannot be keys
 
@@ -627,6 +633,7 @@ class SourceGen:
             "_first_field": first_field,
             "_field_at": field_at,
             "_count_at": count_at,
+            "_first_of_kinds": first_of_kinds,
             "_count_pieces": count_pieces,
             "_Bundle": Bundle,
             "_PieceRef": PieceRef,
@@ -1372,6 +1379,11 @@ class SourceGen:
                 return f"{self.const(getattr(self.board, name))}.get({args[0]}, ())"
         if name == "first" and not node.kwargs and len(args) == 1:
             where = self.pieces_at_first(node.args[0], scope, local)
+            of_kinds = _FIRST_OF_KINDS.fullmatch(args[0]) if where is not None else None
+            if of_kinds is not None and of_kinds.group(2) == where:  # the first of some kinds there
+                kinds: Any = self.ns.get(of_kinds.group(3))
+                if type(kinds) in (list, tuple) and all(type(k) is str for k in kinds):
+                    return self.reads_state(f"_first_of_kinds(s, {where}, {self.const(frozenset(kinds))})")
             if where is not None:  # nothing stands there (most sites): none, without the comprehension
                 return f"(_b_first(s, {args[0]}) if s.at.get({where}) else None)"
         if name in ("min", "max") and name not in self.sym.defs and not node.kwargs and len(args) >= 2:

@@ -1881,6 +1881,57 @@ def test_a_players_resources_reached_through_a_value_of_unknown_type_are_what_th
     plays_as_the_closures(tmp_path, monkeypatch, PEEK_RULES, game, range(2))
 
 
+KINDS_RULES = """
+game: {name: Kinds, players: {min: 2, max: 2}}
+components:
+  pieces: {stone: {supply: 9}, flag: {supply: 9}, tower: {supply: 9}}
+board: {grid: {width: 4, height: 1}}
+vars:
+  game: {turns: 0}
+  player: {score: 0}
+defs:
+  standing(c): "first([b for b in pieces_at(c) if b.kind in ['flag', 'tower']])"
+actions:
+  lay:
+    params: {cell: cells}
+    when: len(pieces_at(cell)) < 2
+    effect: [place stone at cell for me, turns += 1]
+  raise:
+    params: {cell: cells}
+    when: len(pieces_at(cell)) < 2
+    effect:
+      - place tower at cell for me
+      - turns += 1
+      - for: c in cells
+        do:
+          - let b = standing(c)
+          - if: b != none and b.owner == me
+            then: [me.score += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: turns >= 6
+    do: [{choose: [lay, raise]}]
+"""
+
+
+def test_the_first_piece_of_some_kinds_at_a_site_is_found_on_its_list_of_pieces(tmp_path, monkeypatch):
+    from meeple.compile.builtins import first_of_kinds, pieces_at
+
+    game = load_tiny(tmp_path, KINDS_RULES, players=2)
+    assert "_first_of_kinds(s, " in game.definition.actions["raise"].effect.source  # the effect, no memo on
+    state = game.new_game(seed=1)
+    assert first_of_kinds(state, "a1", frozenset({"flag", "tower"})) is None  # nothing there
+    state.apply("lay(cell=a1)")
+    assert first_of_kinds(state, "a1", frozenset({"flag", "tower"})) is None  # none of those kinds
+    state.apply("raise(cell=a1)")
+    found = first_of_kinds(state, "a1", frozenset({"flag", "tower"}))
+    assert found is pieces_at(state, "a1")[1] and state.pieces[found]["kind"] == "tower"  # the same reference
+    assert state.pv[1]["score"] == 1  # p2 owns the tower standing there
+    plays_as_the_closures(tmp_path, monkeypatch, KINDS_RULES, game, range(1, 7))
+
+
 OFFER_RULES = """
 game: {name: Offers, players: {min: 3, max: 3}}
 components: {resources: [coin, gem, pearl]}
