@@ -1823,11 +1823,12 @@ def _single_units(
 ) -> dict[str, n.Node]:
     """The parameters of these levels (where a listing only asks whether some binding exists) that may
     take only the bundles of one unit of their domain, by the player whose resources that domain bundles:
-    a domain `bundles(X.resources, n)` (n at least 1, bundles of one unit or more) of a parameter that
-    every condition uses only as an argument of `disjoint`. If a bundle is disjoint from something, so is
-    each of its units, and each unit is in the domain: some binding exists with its bundles of one unit
-    exactly when one does with any. `held_ones` lists those from the player's counts, without making
-    the holding's bundle or its `bundles`."""
+    a domain `bundles(X.resources, n)` (n at least 1, bundles of one unit or more) of a parameter that each
+    condition naming it names only as `disjoint(it, x)`. If a bundle is disjoint from something, so is each
+    of its units, and each unit is in the domain: some binding exists with its bundles of one unit exactly
+    when one does with any. (Not where a condition asks more of it: `not disjoint(it, a) and not
+    disjoint(it, b)` may hold of a bundle of two and of none of its units.) `held_ones` lists those from
+    the player's counts, without making the holding's bundle or its `bundles`."""
     defs = gen.sym.defs
     found: dict[str, n.Node] = {}
     for k in levels:
@@ -1844,23 +1845,36 @@ def _single_units(
             continue
         if gen.ex.type_of(held.obj, scope) != "player":
             continue
-        others = [d for p, d in params if p != pname and d is not None]
-        uses = [c for level in checks for c in level] + others + ([cost[0]] if cost is not None else [])
-        if all(_only_in_disjoint(node, pname, defs) for node in uses):
+        # Each condition naming it one `disjoint` of it (the conditions of a listing hold together), and
+        # nothing else naming it: another parameter's domain, the cost.
+        rest = [d for p, d in params if p != pname and d is not None] + (
+            [cost[0]] if cost is not None else []
+        )
+        conditions = [c for level in checks for c in level]
+        if not any(_mentions(node, pname) for node in rest) and all(
+            _disjoint_of(c, pname, defs) or not _mentions(c, pname) for c in conditions
+        ):
             found[pname] = held.obj
     return found
 
 
-def _only_in_disjoint(node: n.Node, name: str, defs: Any) -> bool:
-    """Whether every mention of `name` in a node is an argument of the built-in `disjoint` of two."""
+def _disjoint_of(node: n.Node, name: str, defs: Any) -> bool:
+    """Whether a condition is `disjoint(name, x)` or `disjoint(x, name)` of the built-in, x not naming it:
+    true of a bundle, then true of each of its units."""
+    if not (_calls_builtin(node, "disjoint", defs) and len(node.args) == 2 and not node.kwargs):  # type: ignore[attr-defined]
+        return False
+    left, right = node.args  # type: ignore[attr-defined]
+    for one, other in ((left, right), (right, left)):
+        if isinstance(one, n.Name) and one.id == name and not _mentions(other, name):
+            return True
+    return False
+
+
+def _mentions(node: n.Node, name: str) -> bool:
+    """Whether a node names `name` anywhere (a comprehension's own name of that spelling too)."""
     if isinstance(node, n.Name):
-        return node.id != name
-    if _calls_builtin(node, "disjoint", defs) and len(node.args) == 2 and not node.kwargs:  # type: ignore[attr-defined]
-        return all(
-            (isinstance(a, n.Name) and a.id == name) or _only_in_disjoint(a, name, defs)
-            for a in node.args  # type: ignore[attr-defined]
-        )
-    return all(_only_in_disjoint(c, name, defs) for c in n.children(node))
+        return node.id == name
+    return any(_mentions(c, name) for c in n.children(node))
 
 
 def action_enumerator(

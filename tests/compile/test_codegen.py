@@ -1956,6 +1956,13 @@ actions:
       get: bundles(players[1].resources, 2)
     when: disjoint(give, get) and size(get) > 1
     effect: [me.offers += 1]
+  match:  # something of a kind on both sides: what a unit has, a bundle of two may have too
+    stepwise: true
+    params:
+      give: bundles(me.resources, 2)
+      get: bundles(players[2].resources, 2)
+    when: not disjoint(give, get) and not disjoint(give, [me.offers])
+    effect: [me.offers += 1]
   mine:
     params: {what: "['coin', 'gem', 'pearl']"}
     effect: [gain 1 what]
@@ -1964,7 +1971,7 @@ flow:
     turns: clockwise
     repeat: true
     until: players[0].offers + players[1].offers + players[2].offers >= 8
-    do: [{choose: [offer, pair, mine]}]
+    do: [{choose: [offer, pair, match, mine]}]
 """
 
 
@@ -1984,8 +1991,10 @@ def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tm
     gives = offer.stepped[1].source
     assert "_held_ones(s, v_me, " not in gives and "_held_ones(s, v_partner, " in gives
     assert "_held_ones(" not in offer.stepped[2].source  # the offers themselves: every bundle
-    # Bundles of two at least, and a bundle asked more than `disjoint`: every bundle, as written.
+    # Bundles of two at least, a bundle asked more than `disjoint`, or asked not to be disjoint: every
+    # bundle, as written.
     assert "_held_ones(" not in pair.listing.source
+    assert "_held_ones(" not in game.definition.actions["match"].listing.source
     state = game.new_game(seed=1)
     each = tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl"))
     state.held[Player(0)] = None  # from the counts
