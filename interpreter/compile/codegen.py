@@ -126,6 +126,8 @@ _PURE_TEST = re.compile(
     r"(?:\s|[(),]|v_(?!me\b)\w+|_k\d+|-?\d+|'[^'\\]*'|None|True|False|==|!=|<=|>=|<|>|not|and|or|in|is)*"
 )
 _CONST_NAME = re.compile(r"_k\d+\Z")
+# A constant table's entry for a bound name (`sides_of(corner)` on the board): `_k12.get(v_corner, ())`
+_CONST_ENTRY = re.compile(r"(_k\d+)\.get\(v_(\w+), \(\)\)\Z")
 _INLINE_SIZE = 40  # nodes at most in a def written out at its calls
 # An argument that costs nothing to repeat: a bound name, a constant or a literal.
 _SIMPLE_ARG = re.compile(r"(v_\w+|b\['\w+'\]|_k\d+|-?\d+|'[^'\\]*'|None|True|False)\Z")
@@ -1813,6 +1815,15 @@ def _uses(node: n.Node, name: str) -> int:
 # ---------------------------------------------------------------- actions
 
 
+def _atoms_by_entry(table: Any) -> bool:
+    """Whether a constant table's entries are lists of values of kinds in _ATOMS (`sides_of`: names)."""
+    return (
+        type(table) is dict
+        and bool(table)
+        and all(type(v) in (list, tuple) and all(type(x) in _ATOMS for x in v) for v in table.values())
+    )
+
+
 def _single_units(
     gen: SourceGen,
     params: list[tuple[str, n.Node | None]],
@@ -1985,6 +1996,11 @@ def action_enumerator(
                 values = domain_source
             else:
                 values = f"_b_distinct(s, {domain_source})"
+            entry = _CONST_ENTRY.match(domain_source) if pname not in singles else None
+            if entry is not None and entry.group(2) not in level_of:
+                entry = None  # an entry for a parameter's value, not me
+            if entry is not None and _atoms_by_entry(gen.ns.get(entry.group(1))):
+                atoms.add(pname)  # values of a kind in _ATOMS, whatever the entry
             home = max([level_of.get(x, 0) for x in uses if x in level_of], default=0)
             sifted = None  # `[x for x in xs if …]` looped over in place: xs, and the test of each item
             if values is domain_source and home >= k - 1:
@@ -2001,7 +2017,7 @@ def action_enumerator(
                 into is not None  # a step's listing, its last parameter: constant values, constant tests
                 and k == len(params) > 1
                 and sifted is None
-                and _CONST_NAME.match(values)
+                and (_CONST_NAME.match(values) or (entry is not None and pname in atoms))
                 and all(p in atoms for p, _ in params[: k - 1])
                 and (cost is None or cost[1] != k)
                 and all(_PURE_TEST.fullmatch(gen.gen(c, scope, local)) for c in level_checks)

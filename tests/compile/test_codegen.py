@@ -3310,6 +3310,43 @@ def test_a_listings_last_loop_over_constants_with_constant_tests_is_listed_once_
     plays_as_the_closures(tmp_path, monkeypatch, BARTER_RULES, game, range(1, 9))
 
 
+POSTS_RULES = """
+game: {name: Posts, players: {min: 2, max: 2}}
+components:
+  pieces: {post: {supply: 30}}
+board: {hex: {radius: 1}}
+vars:
+  game: {placed: 0}
+actions:
+  put:  # a post on a free corner, facing one of the paths there
+    params: {corner: corners, path: sides_of(corner)}
+    when: len(pieces_at(corner)) == 0
+    effect: [place post at corner for me, placed += 1]
+flow:
+  - phase: play
+    turns: clockwise
+    repeat: true
+    until: placed >= 6
+    do: [{choose: [put]}]
+"""
+
+
+def test_a_last_loop_over_a_boards_entry_for_an_outer_value_is_listed_once_per_value(tmp_path, monkeypatch):
+    # The paths at a corner are the board's: the same actions for a corner each time it is free.
+    game = load_tiny(tmp_path, POSTS_RULES, players=2)
+    put = game.definition.actions["put"].listing.source
+    assert "_row = _rows.get(v_corner)" in put and "out.extend(_row)" in put
+    state = game.new_game(seed=1)
+    first = state.legal_actions()
+    state.apply(first[0])
+    again = state.legal_actions()
+    corner = first[0]["corner"]
+    assert all(a["corner"] != corner for a in again)  # that corner is taken
+    assert [a for a in first if a["corner"] != corner] == again  # the others' rows, handed out again
+    assert all(a is b for a, b in zip([a for a in first if a["corner"] != corner], again))
+    plays_as_the_closures(tmp_path, monkeypatch, POSTS_RULES, game, range(1, 5))
+
+
 def test_a_pure_test_reads_loop_names_and_constants_only():
     for pure in ("(v_give != v_get)", "(v_a in _k3 and not (v_b == 'x'))", "(v_n >= 2)"):
         assert codegen._PURE_TEST.fullmatch(pure)
