@@ -40,6 +40,25 @@ def rate(game: Any, seeds: range) -> float:
     return actions / (time.process_time() - start)
 
 
+def rounds(name: str, players: int, count: int, games: int) -> tuple[list[float], dict[str, list[float]]]:
+    """Each round's ratio new/base, and each side's actions a second by round (the two sides importable as
+    `meeple_a` and `meeple_b`)."""
+    sides = {"base": importlib.import_module("meeple_a"), "new": importlib.import_module("meeple_b")}
+    loaded = {side: m.load(rule_file(m, name), players=players) for side, m in sides.items()}
+    for game in loaded.values():
+        rate(game, range(900, 900 + min(games, 10)))  # warm: imports, caches
+    ratios: list[float] = []
+    figures: dict[str, list[float]] = {"base": [], "new": []}
+    for k in range(count):
+        seeds = range(10_000 + k * games, 10_000 + (k + 1) * games)
+        order = ("base", "new") if k % 2 else ("new", "base")
+        took = {side: rate(loaded[side], seeds) for side in order}
+        for side in took:
+            figures[side].append(took[side])
+        ratios.append(took["new"] / took["base"])
+    return ratios, figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_revisions(parser)
@@ -47,27 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=24, help="rounds (default 24)")
     parser.add_argument("--games", type=int, default=30, help="games a side plays in a round (default 30)")
     args = parser.parse_args(argv)
-    players = GAMES[args.game][0]
     with tempfile.TemporaryDirectory(prefix="meeple-rounds-") as folder:
-        into = Path(folder)
-        if not package_sides(args.base, args.new, into, "ab_rounds.py"):
+        if not package_sides(args.base, args.new, Path(folder), "ab_rounds.py"):
             return 2
-        sys.path.insert(0, str(into))
-        sides = {
-            name: importlib.import_module(f"meeple_{key}") for name, key in (("base", "a"), ("new", "b"))
-        }
-        games = {name: m.load(rule_file(m, args.game), players=players) for name, m in sides.items()}
-        for game in games.values():
-            rate(game, range(900, 900 + min(args.games, 10)))  # warm: imports, caches
-        ratios: list[float] = []
-        figures: dict[str, list[float]] = {"base": [], "new": []}
-        for k in range(args.rounds):
-            seeds = range(10_000 + k * args.games, 10_000 + (k + 1) * args.games)
-            order = ("base", "new") if k % 2 else ("new", "base")
-            took = {side: rate(games[side], seeds) for side in order}
-            for side in took:
-                figures[side].append(took[side])
-            ratios.append(took["new"] / took["base"])
+        sys.path.insert(0, folder)
+        try:
+            ratios, figures = rounds(args.game, GAMES[args.game][0], args.rounds, args.games)
+        finally:  # in a process that goes on (a test), the two packages go with their folder
+            sys.path.remove(folder)
+            for module in [m for m in sys.modules if m.split(".")[0] in ("meeple_a", "meeple_b")]:
+                del sys.modules[module]
     mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     print(f"{args.game}, {args.rounds} rounds of {args.games} games: new/base by round")
     print("  " + ", ".join(f"{r:.3f}" for r in ratios))

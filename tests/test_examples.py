@@ -198,3 +198,19 @@ def test_the_peers_paired_ratio_is_the_median_of_each_passes_own_ratio():
     meeple_side, peer = result(100, 20, 50), result(1000, 200, 2000)
     assert peers.paired(meeple_side, peer) == pytest.approx(0.1)  # the passes: 0.1, 0.1, 0.025
     assert peers.ratio(meeple_side, peer) == pytest.approx(0.05)  # the medians 50 and 1000, of two passes
+
+
+def test_the_rounds_of_an_ab_comparison_alternate_the_order_and_report_each_rounds_ratio(capsys):
+    rounds = load_benchmark("ab_rounds")
+    game = meeple.load(ROOT / "examples" / "classic" / "tic_tac_toe.yaml", players=2)
+    assert rounds.rate(game, range(1, 4)) > 0
+    # The work tree against itself: two rounds of two games each, a ratio for each round, their mean.
+    assert (
+        rounds.main(
+            [".", ".", "--game", "examples/classic/tic_tac_toe.yaml", "--rounds", "2", "--games", "2"]
+        )
+        == 0
+    )
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("examples/classic/tic_tac_toe.yaml, 2 rounds of 2 games")
+    assert len(printed[1].split(", ")) == 2 and printed[2].startswith("geometric mean ")
