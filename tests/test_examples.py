@@ -200,17 +200,23 @@ def test_the_peers_paired_ratio_is_the_median_of_each_passes_own_ratio():
     assert peers.ratio(meeple_side, peer) == pytest.approx(0.05)  # the medians 50 and 1000, of two passes
 
 
-def test_the_rounds_of_an_ab_comparison_alternate_the_order_and_report_each_rounds_ratio(capsys):
+def test_the_rounds_of_an_ab_comparison_alternate_the_order_and_report_each_rounds_ratio(capsys, monkeypatch):
     rounds = load_benchmark("ab_rounds")
     game = meeple.load(ROOT / "examples" / "classic" / "tic_tac_toe.yaml", players=2)
-    assert rounds.rate(game, range(1, 4)) > 0
-    # The work tree against itself: two rounds of two games each, a ratio for each round, their mean.
-    assert (
-        rounds.main(
-            [".", ".", "--game", "examples/classic/tic_tac_toe.yaml", "--rounds", "2", "--games", "2"]
-        )
-        == 0
-    )
+    assert rounds.rate(game, range(1, 4)) > 0  # actions a second over whole games
+    played = []  # which side each timing played, by its package
+
+    def timed(game, seeds):
+        played.append(type(game).__module__.split(".")[0])
+        return 2.0 if played[-1] == "meeple_b" else 1.0
+
+    monkeypatch.setattr(rounds, "rate", timed)
+    # The work tree against itself: after a warm-up of each, the new side first in the first round, the
+    # base first in the second.
+    argv = [".", ".", "--game", "examples/classic/tic_tac_toe.yaml", "--rounds", "2", "--games", "2"]
+    assert rounds.main(argv) == 0
+    assert played == ["meeple_a", "meeple_b", "meeple_b", "meeple_a", "meeple_a", "meeple_b"]
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith("examples/classic/tic_tac_toe.yaml, 2 rounds of 2 games")
-    assert len(printed[1].split(", ")) == 2 and printed[2].startswith("geometric mean ")
+    assert printed[0] == "examples/classic/tic_tac_toe.yaml, 2 rounds of 2 games: new/base by round"
+    assert printed[1].strip() == "2.000, 2.000" and printed[2].startswith("geometric mean 2.000")
+    assert not any(m.startswith(("meeple_a", "meeple_b")) for m in sys.modules)  # dropped when done

@@ -1999,9 +1999,8 @@ def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tm
     each = tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl"))
     state.held[Player(0)] = None  # from the counts
     assert held_ones(state, Player(0), each) == [Bundle({"coin": 1}), Bundle({"gem": 1})]
-    kept = _resources(
-        state, Player(0)
-    )  # the player's bundle kept: its units kept on it, as `bundles` has them
+    # The player's bundle kept: its units kept on it, as `bundles` has them.
+    kept = _resources(state, Player(0))
     ones = held_ones(state, Player(0), each)
     assert (
         ones == _held_bundles(kept, 1, 1) and held_ones(state, Player(0), each) is ones is kept._subs[(1, 1)]
