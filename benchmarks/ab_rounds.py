@@ -43,6 +43,7 @@ def rate(game: Any, seeds: range) -> float:
 def rounds(name: str, players: int, count: int, games: int) -> tuple[list[float], dict[str, list[float]]]:
     """Each round's ratio new/base, and each side's actions a second by round (the two sides importable as
     `meeple_a` and `meeple_b`)."""
+    _drop_sides()  # not two packages of an earlier call in the same process
     sides = {"base": importlib.import_module("meeple_a"), "new": importlib.import_module("meeple_b")}
     loaded = {side: m.load(rule_file(m, name), players=players) for side, m in sides.items()}
     for game in loaded.values():
@@ -57,6 +58,11 @@ def rounds(name: str, players: int, count: int, games: int) -> tuple[list[float]
             figures[side].append(took[side])
         ratios.append(took["new"] / took["base"])
     return ratios, figures
+
+
+def _drop_sides() -> None:
+    for module in [m for m in sys.modules if m.split(".")[0] in ("meeple_a", "meeple_b")]:
+        del sys.modules[module]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             ratios, figures = rounds(args.game, GAMES[args.game][0], args.rounds, args.games)
         finally:  # in a process that goes on (a test), the two packages go with their folder
             sys.path.remove(folder)
-            for module in [m for m in sys.modules if m.split(".")[0] in ("meeple_a", "meeple_b")]:
-                del sys.modules[module]
+            _drop_sides()
     mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     print(f"{args.game}, {args.rounds} rounds of {args.games} games: new/base by round")
     print("  " + ", ".join(f"{r:.3f}" for r in ratios))
