@@ -83,8 +83,7 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         if loops is not None:
             if not partial:  # the last: each listed action is already the one to offer
                 return loops(s, me, bound, free, False)  # type: ignore[no-any-return]
-            name, key, prefix = a.name, nxt.name, tuple(bound.items())
-            return [Action(name, (*prefix, (key, value)), True) for value in loops(s, me, bound, free, False)]
+            return _partials(a.name, tuple(bound.items()), nxt.name, loops(s, me, bound, free, False))
         if not partial and a.fast is not None:  # the last: each listed action is already the one to offer
             return a.fast(s, me, bound, free, False)  # type: ignore[no-any-return]
     else:
@@ -104,9 +103,7 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
     prefix = tuple(bound.items())
     values = a.next_values.get(nxt.name) if partial else None
     if values is not None:  # the generated loops: each value that can be completed, in one pass
-        name, key = a.name, nxt.name
-        # `partial` given by position: as a keyword it costs more than the rest of the Action
-        return [Action(name, (*prefix, (key, value)), True) for value in values(s, me, bound, free, False)]
+        return _partials(a.name, prefix, nxt.name, values(s, me, bound, free, False))
     out = []
     for value in distinct(s, nxt.domain(s, {"me": me, **bound})):  # type: ignore[misc]
         trial = {**bound, nxt.name: value}
@@ -117,6 +114,12 @@ def stepwise_options(s: Any, a: ActionDef, me: Player, bound: dict[str, Any], fr
         if found:
             out.append(Action(a.name, (*prefix, (nxt.name, value)), partial))
     return out
+
+
+def _partials(name: str, prefix: tuple[tuple[str, Any], ...], key: str, values: list[Any]) -> list[Action]:
+    """The partial Action `name(prefix, key=value, …)` of each value, in order."""
+    # `partial` given by position: as a keyword it costs more than the rest of the Action
+    return [Action(name, (*prefix, (key, value)), True) for value in values]
 
 
 def binding_legal(s: Any, a: ActionDef, me: Player, params: dict[str, Any]) -> bool:
