@@ -731,7 +731,7 @@ class GameCompiler:
                 self.ex.path = (*where, "cost")
                 bindings, self.ex.reads = self.ex.reads, set()
                 cost = self.ex.expr(node, scope)
-                cost_memo = any(r.startswith(("def:", "metric:")) for r in self.ex.reads)
+                cost_memo = calls_defs(self.ex.reads)
                 cost_level = max([order.get(x, 0) for x in free_names(node)], default=0)
                 self.ex.reads |= bindings
         # and, with a cost, what the player holds to pay it
@@ -926,8 +926,9 @@ class GameCompiler:
             measure = self.ex.compile(
                 a.get("measure", "0"), ("scoring", "awards", name, "measure"), {"p": "player"}
             )
+            memo = calls_defs(self.ex.reads)
             reads = tuple(sorted(self.expand_reads(self.ex.reads, keep="p")))
-            awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads))
+            awards.append(AwardDef(name, measure, int(a.get("min", 1)), int(a.get("points", 0)), reads, memo))
         return score, tuple(awards)
 
     def bots(self) -> dict[str, Fn]:
@@ -1277,3 +1278,9 @@ def _may_decide(effect: Any) -> bool:
 
 
 __all__ = ["GameCompiler", "resolve_options"]
+
+
+def calls_defs(reads: set[str]) -> bool:
+    """Whether an expression of these reads calls a def or measures a metric: the results those keep across
+    decisions are brought up to date before it runs, and kept in a memo while it does."""
+    return any(r.startswith(("def:", "metric:")) for r in reads)

@@ -173,6 +173,9 @@ class AwardDef:
     minimum: int
     points: int
     reads: tuple[str, ...] = ("pv", "res", "gv", "tv", "pieces", "zones", "sites", "awards", "rng")
+    # Whether its measure calls a def or measures a metric: worked out with a listing's memo (the results
+    # kept across decisions brought up to date first); a measure calling neither has no use for them.
+    memo: bool = True
 
     @cached_property
     def counters(self) -> Callable[[dict[str, int]], Any] | None:

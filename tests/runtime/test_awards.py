@@ -76,3 +76,31 @@ def test_the_award_changes_hands_as_the_measures_do(tmp_path: Path) -> None:
         state.apply(move)
     assert state.awards["builder"] == 1
     assert state.scores == {0: 0, 1: 2, 2: 0}
+
+
+def test_a_measure_calling_a_def_is_worked_out_with_the_listings_memo(tmp_path: Path) -> None:
+    # The same award, its measure by way of a def: it is measured with a listing's memo (the def's kept
+    # results brought up to date first); the measure calling none has no use for one and runs without.
+    with_def = RULES.replace("measure: \"count(pieces('stone', owner=p))\"", 'measure: "stones(p)"').replace(
+        "actions:", "defs:\n  stones(p): \"count(pieces('stone', owner=p))\"\nactions:"
+    )
+    plain = load_tiny(tmp_path, RULES, players=3)
+    calling = load_tiny(tmp_path, with_def, players=3)
+    assert not plain.definition.awards[0].memo and calling.definition.awards[0].memo
+    moves = ("put(cell=a1)", "put(cell=b1)", "pass_on", "put(cell=c1)", "put(cell=d1)", "pass_on", "pass_on")
+    for game in (plain, calling):
+        award = game.definition.awards[0]
+        memos: list[bool] = []
+
+        def measure(s: Any, b: dict[str, Any], inner: Any = award.measure, memos: list[bool] = memos) -> Any:
+            memos.append(s._memo is not None)
+            return inner(s, b)
+
+        object.__setattr__(award, "measure", measure)
+        state = game.new_game(seed=1)
+        holders = []
+        for move in (*moves, "put(cell=a2)"):
+            state.apply(move)
+            holders.append(state.awards["builder"])
+        assert holders == [None, None, None, 0, 0, 0, 0, 1]
+        assert memos and set(memos) == {game is calling}
