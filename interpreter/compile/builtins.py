@@ -1075,11 +1075,12 @@ def _longest_through(
     if two is not None and two[1]:  # it joins two trees: the longest way out on either side, and the side
         return max(floor, one[0] + 1 + two[0])  # type: ignore[index]
     joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its corners are 0 and 1
-    # It closes a ring, or joins a group with one: that whole group is searched
+    # It closes a ring, or joins a group with one: that group is searched, for the trails along the new side
+    # (its bit is 1), the others being no longer than `floor`
     found, corners = _trail_group(joins, 0, [-1] * len(joins), 0)
     if found <= floor:
         return floor
-    return _longest_in_group(joins, corners, found, floor)
+    return _longest_in_group(joins, corners, found, floor, 1)
 
 
 def _way_out(
@@ -1183,16 +1184,19 @@ def _trail_group(
 
 
 def _longest_in_group(
-    joins: list[list[tuple[int, int]]], corners: list[int], everything: int, best: int
+    joins: list[list[tuple[int, int]]], corners: list[int], everything: int, best: int, side: int = 0
 ) -> int:
-    """The longest trail over the `everything` sides of one group (at least `best`).
+    """The longest trail over the `everything` sides of one group (at least `best`; with `side`, the bit
+    of one side, at least the longest trail that does not take that side).
 
     If the sides form a tree, a trail is a path and the longest is the tree's diameter: two walks. If every
     corner has an even number of sides, one closed trail uses them all. Otherwise the sides are joined into
     chains between the corners where a trail may turn, the trees hanging from the rings are cut off as arms,
     and the trails along the rings are walked from every ring corner, each beginning and ending down the
     longest arms it can, stopping as soon as one is as long as any trail can be (one side left
-    out at each corner with an odd number of sides, but for the two ends)."""
+    out at each corner with an odd number of sides, but for the two ends). When `side` is in an arm,
+    every trail along it that reaches the rings comes up that arm to the ring corner it hangs from: the
+    trails from that corner alone are walked, each up its longest arm (as long as the side's, or longer)."""
     if everything == len(corners) - 1:  # a tree: its longest path, between the corner farthest from any
         far, _ = _farthest(joins, corners[0])  # corner and the corner farthest from that one
         return max(best, _farthest(joins, far)[1])
@@ -1204,30 +1208,39 @@ def _longest_in_group(
     most = everything - (odd - 2) // 2
     if best >= most:
         return best
-    ways = _chains(joins, corners)
+    ways, marked = _chains(joins, corners, side)
     # The trees hanging from the rings, pruned leaf by leaf: a trail that goes down one never comes back up,
     # so each is an arm as long as its longest way down from where it hangs, and a trail within one goes
-    # down the two longest arms of one of its corners.
-    degree = [len(w) for w in ways]
-    arms: list[list[int]] = [[] for _ in ways]
+    # down the two longest arms of one of its corners. (By the corners where chains meet: the others are
+    # inside a chain.)
+    degree = {v: len(w) for v, w in ways.items()}
+    arms: dict[int, list[int]] = {v: [] for v in ways}
     pruned = 0
-    leaves = [v for v, d in enumerate(degree) if d == 1]
+    carrier = -1  # the corner the side's arm hangs from, as far as it is pruned
+    leaves = [v for v, d in degree.items() if d == 1]
     while leaves:
         v = leaves.pop()
         if degree[v] != 1:
             continue
-        bit, up, sides = next(w for w in ways[v] if not pruned & w[0])
+        for way in ways[v]:  # its one chain left
+            if not pruned & way[0]:
+                break
+        bit, up, sides = way
         pruned |= bit
+        if bit == marked or v == carrier:
+            carrier = up
         degree[v] = 0
         degree[up] -= 1
-        mine = sorted(arms[v], reverse=True)
+        mine = arms[v]
         if len(mine) >= 2:
+            mine.sort(reverse=True)
             best = max(best, mine[0] + mine[1])
         arms[up].append(sides + (mine[0] if mine else 0))
         if degree[up] == 1:
             leaves.append(up)
-    rings = [[w for w in ways[v] if not pruned & w[0]] for v in range(len(ways))]
-    top = [[*sorted(a, reverse=True), 0, 0] for a in arms]
+    # The corners left are on the rings, each with two or more chains
+    rings = {v: [w for w in ways[v] if not pruned & w[0]] for v, d in degree.items() if d >= 2}
+    top = {v: [*sorted(arms[v], reverse=True), 0, 0] for v in rings}
 
     def walk(corner: int, start: int, used: int, length: int) -> bool:
         """Along the rings from `start` (come up its longest arm): the trail ends here, down the
@@ -1243,21 +1256,28 @@ def _longest_in_group(
                 return True
         return False
 
-    for start, d in enumerate(degree):
-        if d >= 2 and walk(start, start, 0, top[start][0]):
+    if carrier >= 0:  # the side is in an arm: only a trail up that arm can be longer than `best`
+        walk(carrier, carrier, 0, top[carrier][0])
+        return best
+    for start in rings:
+        if walk(start, start, 0, top[start][0]):
             break
     return best
 
 
-def _chains(joins: list[list[tuple[int, int]]], corners: list[int]) -> list[list[tuple[int, int, int]]]:
+def _chains(
+    joins: list[list[tuple[int, int]]], corners: list[int], side: int = 0
+) -> tuple[dict[int, list[tuple[int, int, int]]], int]:
     """The sides between corners where a trail may turn (those not met by exactly two sides) joined into
-    chains: by corner, each chain leaving it as (its bit, the corner at its other end, its number of sides).
+    chains: by such a corner, each chain leaving it as (its bit, the corner at its other end, its number of
+    sides); and the bit of the chain the `side` bit is in (0 if none).
     A trail entering a chain goes on to its far end or stops there for good, and a longest trail starts at
     a corner with an odd number of sides and never stops partway along a chain (it could go on), so the
     longest trail over the chains is the longest over the sides. A chain may come back to its corner."""
-    ways: list[list[tuple[int, int, int]]] = [[] for _ in joins]
+    ways: dict[int, list[tuple[int, int, int]]] = {c: [] for c in corners if len(joins[c]) != 2}
     walked = 0
     count = 0
+    marked = 0
     for corner in corners:
         at = joins[corner]
         if len(at) == 2:
@@ -1265,6 +1285,7 @@ def _chains(joins: list[list[tuple[int, int]]], corners: list[int]) -> list[list
         for bit, nxt in at:
             if walked & bit:
                 continue
+            before = walked
             walked |= bit
             sides, came = 1, bit
             while len(joins[nxt]) == 2:  # on along the chain, by the side it did not come by
@@ -1274,9 +1295,11 @@ def _chains(joins: list[list[tuple[int, int]]], corners: list[int]) -> list[list
                 sides += 1
             chain = 1 << count
             count += 1
+            if walked & side and not before & side:
+                marked = chain
             ways[corner].append((chain, nxt, sides))
             ways[nxt].append((chain, corner, sides))
-    return ways
+    return ways, marked
 
 
 def _farthest(joins: list[list[tuple[int, int]]], start: int) -> tuple[int, int]:

@@ -297,3 +297,48 @@ def test_the_corners_around_a_list_with_one_side_more_are_those_of_its_sides() -
             assert shape[3][2] == (name, *ends[name])
             assert shape[3][3] is before[4]
             assert sum(map(len, before[4].values())) == 2 * (len(names) - 1)
+
+
+def test_a_side_in_an_arm_is_searched_from_the_ring_corner_it_hangs_from_alone() -> None:
+    from meeple.compile.builtins import _corner_joins, _longest_in_group, _trail_group
+
+    # The ring b-c-d-e-b with a tail of 3 sides at b and another at c; the new side d-y hangs from d.
+    new = ("s0", "d", "y")
+    others = (
+        ("r1", "b", "c"), ("r2", "c", "d"), ("r3", "d", "e"), ("r4", "e", "b"),
+        ("t1", "b", "f"), ("t2", "f", "g"), ("t3", "g", "h"),
+        ("u1", "c", "i"), ("u2", "i", "j"), ("u3", "j", "k"),
+    )  # fmt: skip
+    edges = (new, *others)
+    along = longest_along(edges, "s0")
+    everywhere = from_every_corner(edges, frozenset())
+    assert along < everywhere  # the longest trail keeps off the new side: h..b, b-e-d-c, c..k
+    joins = _corner_joins(edges, frozenset())  # the new side's bit is 1, its corners 0 and 1
+    sides, corners = _trail_group(joins, 0, [-1] * len(joins), 0)
+    # Told the side, only the trails along it are walked: the others are the caller's floor (here 0)
+    assert _longest_in_group(joins, corners, sides, 0, 1) == along
+    assert _longest_in_group(joins, corners, sides, 0) == everywhere
+    assert _longest_in_group(joins, corners, sides, everywhere, 1) == everywhere
+
+
+def longest_along(edges: tuple[Edge, ...], side: str) -> int:
+    """The plain search's longest trail that takes one given side."""
+    by_corner: dict[str, list[tuple[str, str]]] = {}
+    for name, a, b in edges:
+        by_corner.setdefault(a, []).append((name, b))
+        by_corner.setdefault(b, []).append((name, a))
+    best = 0
+
+    def walk(corner: str, used: set[str], length: int) -> None:
+        nonlocal best
+        if side in used:
+            best = max(best, length)
+        for name, nxt in by_corner[corner]:
+            if name not in used:
+                used.add(name)
+                walk(nxt, used, length + 1)
+                used.discard(name)
+
+    for corner in by_corner:
+        walk(corner, set(), 0)
+    return best
