@@ -537,11 +537,16 @@ def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bund
     """The bundles of one unit of `bundles(p.resources, n)`: one for each resource p holds, in name order
     (`ones`: each resource's bundle of one, in that order, the same bundles every time). Read from the
     player's counts: no bundle of the holding is made (see `_single_units`). While the player's bundle is
-    kept (`_resources`), they are kept on it, as its `bundles` of one unit (the same, in the same order)."""
+    kept (`_resources`), they are kept on it, as its `bundles` of one unit (the same, in the same order).
+    Either way they are kept on the state too (`State.ones`) until that player's resources change."""
+    found = s.ones[p]
+    if found is not None:
+        return found
     held = s.held[p]
     if held is None:
         rec = s.pv[p]
-        return [one for name, one in ones if rec.get(name, 0) > 0]
+        found = s.ones[p] = [one for name, one in ones if rec.get(name, 0) > 0]
+        return found
     subs = held._subs
     if subs is None:
         subs = held._subs = {}
@@ -549,7 +554,8 @@ def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bund
     if found is None:
         rec = s.pv[p]
         found = subs[_ONE_UNIT] = Distinct([one for name, one in ones if rec.get(name, 0) > 0])
-    return found  # type: ignore[no-any-return]
+    s.ones[p] = found
+    return found
 
 
 _ONE_UNIT = (1, 1)  # the key of a bundle's `bundles` of one unit (builtins.bundles: max_total, min_total)

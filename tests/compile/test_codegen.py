@@ -1997,14 +1997,21 @@ def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tm
     assert "_held_ones(" not in game.definition.actions["match"].listing.source
     state = game.new_game(seed=1)
     each = tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl"))
-    state.held[Player(0)] = None  # from the counts
-    assert held_ones(state, Player(0), each) == [Bundle({"coin": 1}), Bundle({"gem": 1})]
+    first = Player(0)
+    state.held[first] = state.ones[first] = None  # from the counts, then kept on the state
+    ones = held_ones(state, first, each)
+    assert ones == [Bundle({"coin": 1}), Bundle({"gem": 1})] and state.ones[first] is ones
+    assert held_ones(state, first, each) is ones
+    # Until the player's resources change (an effect drops them), in this state only
+    copy = state.clone()
+    copy.gain(first, Bundle({"pearl": 1}))
+    assert copy.ones[first] is None and held_ones(copy, first, each) == [*ones, Bundle({"pearl": 1})]
+    assert held_ones(state, first, each) is ones
     # The player's bundle kept: its units kept on it, as `bundles` has them.
-    kept = _resources(state, Player(0))
-    ones = held_ones(state, Player(0), each)
-    assert (
-        ones == _held_bundles(kept, 1, 1) and held_ones(state, Player(0), each) is ones is kept._subs[(1, 1)]
-    )
+    state.ones[first] = None
+    kept = _resources(state, first)
+    ones = held_ones(state, first, each)
+    assert ones == _held_bundles(kept, 1, 1) and held_ones(state, first, each) is ones is kept._subs[(1, 1)]
     # No pair yet: two units of one's coins and gem always share a kind with two of another's.
     assert [str(a) for a in state.legal_actions()] == [
         "offer(…)",
