@@ -647,6 +647,7 @@ class SourceGen:
             "_PieceRef": PieceRef,
             "_SITES": set(),  # the board's sites and
             "_CARDS": {},  # the definitions read in place by name (both filled by `fill_names`)
+            "_DEFINITIONS": ex.sym.definitions,  # every definition by name: a piece's kind's fields
             "_D": self.positional,
             "_resources": _resources,
             "_held_ones": held_ones,
@@ -1134,6 +1135,16 @@ class SourceGen:
         card = f"_CARDS[{obj}].get({name!r}) if {obj} in _CARDS"
         tests = f"{site} else {card}" if self.is_site_field(name) else f"{card} else {site}"
         pieces = self.pieces_holding(name)
+        if pieces == "none" and self.kind_field(name):  # a piece's from its kind, as `_get_attr` reads it
+            rec = f"_p{next(self.counter)}"
+            piece = (
+                f"({rec}[{name!r}] if {name!r} in ({rec} := s.pieces[{obj}]) "
+                f"else _DEFINITIONS[{rec}['kind']].get({name!r}))"
+            )
+            return self.reads_state(
+                f"({piece} if type({held}) is _PieceRef else ({tests} else {slow}) if type({obj}) is str "
+                f"else {slow})"
+            )
         if pieces == "none":
             return self.reads_state(f"(({tests} else {slow}) if type({held}) is str else {slow})")
         named = f"({tests} else {slow}) if type({obj}) is str else {slow}"
@@ -1141,6 +1152,12 @@ class SourceGen:
             f" and {name!r} in s.pieces[{obj}]" if pieces == "some" else ""
         )
         return self.reads_state(f"({record} if {piece} else {named})")
+
+    def kind_field(self, name: str) -> bool:
+        """Whether some kind of piece is declared with a field of that name (`income: 1`), read from the
+        kind's definition when a piece's record does not hold it."""
+        sym = self.sym
+        return any(name in (sym.definitions.get(k) or {}) for k in sym.piece_kinds)
 
     def pieces_holding(self, name: str) -> str:
         """Which pieces' records hold a field of that name: "all" (their kind, owner and site, and a field
@@ -2074,7 +2091,8 @@ def action_enumerator(
         out.add(f"{pad}return out")
     elif values_of is None:
         pairs = "".join(f"({p!r}, v_{p}), " for p, _ in params)
-        made = f"_Action({name!r}, ({pairs}))"
+        # An action of no parameter is one Action, made once (`buy_card`)
+        made = f"_Action({name!r}, ({pairs}))" if params else gen.const(Action(name))
         dest = "out" if rows_at is None else "_row"
         if params and not any(scope.get(p) in ("player", "piece") for p, _ in params):
             # The same binding is the same Action: made once, then found by the values of its parameters

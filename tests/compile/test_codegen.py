@@ -2110,6 +2110,22 @@ def test_a_field_of_a_value_of_unknown_type_is_read_in_place_from_a_card_a_site_
     plays_as_the_closures(tmp_path, monkeypatch, MIXED_FIELD_RULES, game, range(3))
 
 
+KIND_FIELD_RULES = MIXED_FIELD_RULES.replace(
+    "stone: {supply: 9, fields: {worth: 2}}", "stone: {supply: 9, income: 3}"
+).replace("set seen = [t.worth for t in things]", "set seen = [t.income for t in things]")
+
+
+def test_a_field_of_a_pieces_kind_is_read_from_its_kind_for_a_value_of_unknown_type(tmp_path, monkeypatch):
+    game = load_tiny(tmp_path, KIND_FIELD_RULES, players=2)
+    # A piece's field its kind declares (`income: 3`) and no record holds: from the kind, in place
+    assert "_DEFINITIONS[" in game.definition.actions["put"].effect.source
+    state = game.new_game(seed=1)
+    state.apply("put(cell=b1)")
+    # cards and sites have none; the stone its kind's 3, the flag's kind none
+    assert state.gv["seen"] == (None, None, None, 3, None)
+    plays_as_the_closures(tmp_path, monkeypatch, KIND_FIELD_RULES, game, range(3))
+
+
 HAND_RULES = """
 game: {name: Hand, players: {min: 2, max: 2}}
 components:
