@@ -537,16 +537,11 @@ def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bund
     """The bundles of one unit of `bundles(p.resources, n)`: one for each resource p holds, in name order
     (`ones`: each resource's bundle of one, in that order, the same bundles every time). Read from the
     player's counts: no bundle of the holding is made (see `_single_units`). While the player's bundle is
-    kept (`_resources`), they are kept on it, as its `bundles` of one unit (the same, in the same order).
-    Either way they are kept on the state too (`State.ones`) until that player's resources change."""
-    found = s.ones[p]
-    if found is not None:
-        return found
+    kept (`_resources`), they are kept on it, as its `bundles` of one unit (the same, in the same order)."""
     held = s.held[p]
     if held is None:
         rec = s.pv[p]
-        found = s.ones[p] = [one for name, one in ones if rec.get(name, 0) > 0]
-        return found
+        return [one for name, one in ones if rec.get(name, 0) > 0]
     subs = held._subs
     if subs is None:
         subs = held._subs = {}
@@ -554,7 +549,17 @@ def held_ones(s: Any, p: Any, ones: tuple[tuple[str, Bundle], ...]) -> list[Bund
     if found is None:
         rec = s.pv[p]
         found = subs[_ONE_UNIT] = Distinct([one for name, one in ones if rec.get(name, 0) > 0])
-    s.ones[p] = found
+    return found  # type: ignore[no-any-return]
+
+
+def held_kinds(s: Any, p: Any, names: tuple[str, ...]) -> list[str]:
+    """The names of the resources p holds, in name order: where only a domain gives a parameter's values,
+    its bundles of one unit stand as their resources' names (a condition `disjoint(it, x)` asks whether x
+    has none of that resource). Kept on the state (`State.kinds`) until p's resources change."""
+    found = s.kinds[p]
+    if found is None:
+        rec = s.pv[p]
+        found = s.kinds[p] = [name for name in names if rec.get(name, 0) > 0]
     return found
 
 
@@ -651,6 +656,7 @@ class SourceGen:
             "_D": self.positional,
             "_resources": _resources,
             "_held_ones": held_ones,
+            "_held_kinds": held_kinds,
             "_sym": self.sym,  # routines are filled in after the expressions that name them
             "RuleRuntimeError": RuleRuntimeError,
             "_RUNTIME_ERRORS": RUNTIME_ERRORS,
@@ -1413,6 +1419,17 @@ class SourceGen:
                 return f"(_b_first(s, {args[0]}) if s.at.get({where}) else None)"
         if name in ("min", "max") and name not in self.sym.defs and not node.kwargs and len(args) >= 2:
             return f"{name}({', '.join(args)})"  # of its arguments: as Python's
+        arg_kinds = [self.ex.type_of(x, scope) for x in node.args] if name == "disjoint" else []
+        if "unit" in arg_kinds and name not in self.sym.defs and not node.kwargs and len(args) == 2:
+            # A resource's name standing for its bundle of one unit (`held_kinds`): the other has none of it
+            a, b = args
+            if arg_kinds == ["unit", "unit"]:  # two units: disjoint unless of the same resource
+                return f"({a} != {b})"
+            unit, other = (a, b) if arg_kinds[0] == "unit" else (b, a)
+            if "bundle" in arg_kinds and _REREAD.match(other):
+                return f"({unit} not in {other}._d)"
+            one = f"_Bundle.one({unit}, 1)"
+            return f"_b_disjoint(s, {one}, {b})" if arg_kinds[0] == "unit" else f"_b_disjoint(s, {a}, {one})"
         if name == "disjoint" and not node.kwargs and len(args) == 2 and all(_REREAD.match(a) for a in args):
             # Two bundles (`bundles` gives them): their kinds compared in place, without the call.
             a, b = args
@@ -1972,6 +1989,9 @@ def action_enumerator(
     # the parameter whose values are listed
     seeking = range(1 if exists else asked + 1 if values_of else len(params) + 1, len(params) + 1)
     singles = _single_units(gen, params, checks, cost, scope, seeking)
+    for k, (pname, _) in enumerate(params, start=1):
+        if pname in singles and k in drawn:  # a resource's name for its bundle of one unit (`held_kinds`)
+            scope[pname] = "unit"
     try:
         _identifiers(local)
         pad = "    "
@@ -1997,9 +2017,13 @@ def action_enumerator(
             uses = free_names(domain)
             level_checks = checks[k]
             if pname in singles:  # its bundles of one unit only (`_single_units`), one of each resource
-                ones = tuple((r, Bundle.one(r, 1)) for r in sorted(gen.sym.resources))
                 owner = gen.gen(singles[pname], scope, local)
-                values = domain_source = f"_held_ones(s, {owner}, {gen.const(ones)})"
+                if scope.get(pname) == "unit":  # from the domain alone: the resources' names stand for them
+                    names = tuple(sorted(gen.sym.resources))
+                    values = domain_source = f"_held_kinds(s, {owner}, {gen.const(names)})"
+                else:
+                    ones = tuple((r, Bundle.one(r, 1)) for r in sorted(gen.sym.resources))
+                    values = domain_source = f"_held_ones(s, {owner}, {gen.const(ones)})"
             elif _CONST_NAME.match(domain_source):  # a constant domain: its distinct values once
                 try:
                     values = gen.const(distinct(None, gen.ns[domain_source]))

@@ -21,7 +21,7 @@ class Effects:
         "game", "players", "options", "gv", "pv", "tv", "sv", "zones", "pieces", "at", "sites", "supply",
         "awards", "stack", "turn_player", "turn_no", "next_id", "over", "winners", "_rng", "_seed", "ver",
         "_zone_parts", "seen", "pending", "ending_turn", "log", "_legal", "_memo", "_kept", "_kept_stamps",
-        "_pieces_seen", "_piece_lists", "_listed", "held", "ones", "_site_log", "_sites_shared",
+        "_pieces_seen", "_piece_lists", "_listed", "held", "kinds", "_site_log", "_sites_shared",
         "_site_index", "_simul", "_holds", "viewer", "__dict__",
     )
     # fmt: on
@@ -38,7 +38,7 @@ class Effects:
     sites: dict[str, dict[str, Any]]
     supply: list[dict[str, int]]
     held: list[Bundle | None]
-    ones: list[list[Bundle] | None]
+    kinds: list[list[str] | None]
     _site_log: list[str] | None
     pending: list[dict[str, Any]]
     log: list[str] | None
@@ -67,7 +67,7 @@ class Effects:
     def gain(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
         self.held[p] = None
-        self.ones[p] = None
+        self.kinds[p] = None
         rec = self.pv[p]
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
             rec[k] = rec.get(k, 0) + v
@@ -77,7 +77,7 @@ class Effects:
     def pay(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
         self.held[p] = None
-        self.ones[p] = None
+        self.kinds[p] = None
         rec = self.pv[p]
         items = bundle._d.items() if type(bundle) is Bundle else bundle.items()  # no call
         for k, v in items:
@@ -89,7 +89,7 @@ class Effects:
     def lose(self, p: Player, bundle: Bundle) -> None:
         self.ver["res"] += 1
         self.held[p] = None
-        self.ones[p] = None
+        self.kinds[p] = None
         rec = self.pv[p]
         for k, v in bundle.items():
             rec[k] = max(0, rec.get(k, 0) - v)
@@ -100,9 +100,9 @@ class Effects:
         held = self.held
         held[src] = None
         held[dst] = None
-        ones = self.ones
-        ones[src] = None
-        ones[dst] = None
+        kinds = self.kinds
+        kinds[src] = None
+        kinds[dst] = None
         have, get = self.pv[src], self.pv[dst]
         moved = {}
         for k, v in bundle._d.items() if type(bundle) is Bundle else bundle.items():
@@ -123,7 +123,7 @@ class Effects:
             self.ver[part] += 1
             if part == "res":
                 self.held[obj] = None
-                self.ones[obj] = None
+                self.kinds[obj] = None
             self.pv[obj][name] = value
         elif type(obj) is PieceRef:
             if name == "site":  # a move: the pieces by site follow

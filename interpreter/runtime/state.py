@@ -62,9 +62,9 @@ class State(Effects):
         # Each player's resources as a bundle (see codegen._resources), None until asked for after a change
         # of that player's resources (the effects drop it: Effects.gain).
         self.held: list[Bundle | None] = [None] * game.players
-        # Each player's bundles of one unit of each resource held (codegen.held_ones), None until asked for
-        # after a change of that player's resources (the effects drop it with `held`).
-        self.ones: list[list[Bundle] | None] = [None] * game.players
+        # The names of the resources each player holds (codegen.held_kinds), None until asked for after a
+        # change of that player's resources (the effects drop it with `held`).
+        self.kinds: list[list[str] | None] = [None] * game.players
         # The sites where pieces changed since the kept results were last refreshed, in a game with defs
         # that read the pieces near their site only (GameDef.site_drops); None in another.
         self._site_log: list[str] | None = [] if game.local_defs else None
@@ -183,7 +183,7 @@ class State(Effects):
         c._piece_lists = {}
         c._listed = None  # its frames are copies: none is the one listed
         c.held = list(self.held)  # bundles are never changed: each state drops its own when they change
-        c.ones = list(self.ones)  # lists never changed: each state drops its own, as `held`
+        c.kinds = list(self.kinds)  # lists never changed: each state drops its own, as `held`
         c._site_log = None if self._site_log is None else list(self._site_log)
         c._site_index = self._site_index  # of the sites they share (then each its own)
         c._simul = None  # rebuilt from the recorded secret choices when asked
@@ -199,7 +199,7 @@ class State(Effects):
         self._piece_lists = {}
         self._listed = None
         self.held = [None] * len(self.held)
-        self.ones = [None] * len(self.ones)
+        self.kinds = [None] * len(self.kinds)
         self._site_index = None
         self._simul = None
         self._kept = {}

@@ -1963,6 +1963,13 @@ actions:
       get: bundles(players[2].resources, 2)
     when: not disjoint(give, get) and not disjoint(give, [me.offers])
     effect: [me.offers += 1]
+  spare:  # something another holds and one has none of: one's resources as they are, not a loop's bundle
+    stepwise: true
+    params:
+      partner: "[p for p in players if p != me]"
+      got: bundles(partner.resources, 2)
+    when: disjoint(got, me.resources)
+    effect: [me.offers += 1]
   mine:
     params: {what: "['coin', 'gem', 'pearl']"}
     effect: [gain 1 what]
@@ -1971,44 +1978,55 @@ flow:
     turns: clockwise
     repeat: true
     until: players[0].offers + players[1].offers + players[2].offers >= 8
-    do: [{choose: [offer, pair, match, mine]}]
+    do: [{choose: [offer, pair, match, spare, mine]}]
 """
 
 
 def test_whether_an_offer_exists_is_asked_of_the_resources_one_unit_at_a_time(tmp_path, monkeypatch):
     from meeple.compile.builtins import _held_bundles
-    from meeple.compile.codegen import _resources, held_ones
+    from meeple.compile.codegen import _resources, held_kinds, held_ones
     from meeple.values import Bundle, Player
 
     game = load_tiny(tmp_path, OFFER_RULES, players=3)
     offer, pair = game.definition.actions["offer"], game.definition.actions["pair"]
     # Whether any offer exists: a unit of each side is as good as a bundle (a bundle disjoint from the
-    # other side has its units disjoint too), and the units come from the players' counts.
+    # other side has its units disjoint too), and the units come from the players' counts, each as the
+    # name of its resource: two units are disjoint unless they are of the same resource.
     listing = offer.listing.source
-    assert "_held_ones(s, v_me, " in listing and "_held_ones(s, v_partner, " in listing
+    assert "_held_kinds(s, v_me, " in listing and "_held_kinds(s, v_partner, " in listing
+    assert "(v_give != v_get)" in listing
     assert "_resources(" not in listing and "_b_bundles(" not in listing
-    # The bundles one may give are listed whole; only whether each has something to get asks for units.
+    # The bundles one may give are listed whole; only whether each has something to get asks for units:
+    # whether the bundle holds none of that resource.
     gives = offer.stepped[1].source
-    assert "_held_ones(s, v_me, " not in gives and "_held_ones(s, v_partner, " in gives
-    assert "_held_ones(" not in offer.stepped[2].source  # the offers themselves: every bundle
+    assert "_held_kinds(s, v_me, " not in gives and "_held_kinds(s, v_partner, " in gives
+    assert "(v_get not in v_give._d)" in gives
+    assert "_held_" not in offer.stepped[2].source  # the offers themselves: every bundle
+    # Where a value may be given (the pass trying the values of one parameter), the units are bundles.
+    assert "_held_ones(s, v_partner, " in offer.next_values["give"].source
     # Bundles of two at least, a bundle asked more than `disjoint`, or asked not to be disjoint: every
     # bundle, as written.
-    assert "_held_ones(" not in pair.listing.source
-    assert "_held_ones(" not in game.definition.actions["match"].listing.source
+    assert "_held_" not in pair.listing.source
+    assert "_held_" not in game.definition.actions["match"].listing.source
+    # A unit against what cannot be told a bundle before play: the built-in, given the unit's bundle
+    spare = game.definition.actions["spare"].listing.source
+    assert "_held_kinds(s, v_partner, " in spare and "_b_disjoint(s, _Bundle.one(v_got, 1), " in spare
     state = game.new_game(seed=1)
-    each = tuple((r, Bundle.one(r, 1)) for r in ("coin", "gem", "pearl"))
+    names = ("coin", "gem", "pearl")
     first = Player(0)
-    state.held[first] = state.ones[first] = None  # from the counts, then kept on the state
-    ones = held_ones(state, first, each)
-    assert ones == [Bundle({"coin": 1}), Bundle({"gem": 1})] and state.ones[first] is ones
-    assert held_ones(state, first, each) is ones
+    state.kinds[first] = None  # from the counts, then kept on the state
+    kinds = held_kinds(state, first, names)
+    assert kinds == ["coin", "gem"] and state.kinds[first] is kinds
+    assert held_kinds(state, first, names) is kinds
     # Until the player's resources change (an effect drops them), in this state only
     copy = state.clone()
     copy.gain(first, Bundle({"pearl": 1}))
-    assert copy.ones[first] is None and held_ones(copy, first, each) == [*ones, Bundle({"pearl": 1})]
-    assert held_ones(state, first, each) is ones
-    # The player's bundle kept: its units kept on it, as `bundles` has them.
-    state.ones[first] = None
+    assert copy.kinds[first] is None and held_kinds(copy, first, names) == ["coin", "gem", "pearl"]
+    assert held_kinds(state, first, names) is kinds
+    # As bundles: from the counts, or, the player's bundle kept, kept on it as `bundles` has them.
+    each = tuple((r, Bundle.one(r, 1)) for r in names)
+    state.held[first] = None
+    assert held_ones(state, first, each) == [Bundle({"coin": 1}), Bundle({"gem": 1})]
     kept = _resources(state, first)
     ones = held_ones(state, first, each)
     assert ones == _held_bundles(kept, 1, 1) and held_ones(state, first, each) is ones is kept._subs[(1, 1)]
