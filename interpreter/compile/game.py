@@ -1277,10 +1277,10 @@ def _may_decide(effect: Any) -> bool:
     return any(word in repr(effect) for word in ("grant", "perform"))
 
 
-__all__ = ["GameCompiler", "resolve_options"]
-
-
 def calls_defs(reads: set[str]) -> bool:
     """Whether an expression of these reads calls a def or measures a metric: the results those keep across
     decisions are brought up to date before it runs, and kept in a memo while it does."""
     return any(r.startswith(("def:", "metric:")) for r in reads)
+
+
+__all__ = ["GameCompiler", "resolve_options"]

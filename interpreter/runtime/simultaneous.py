@@ -264,7 +264,7 @@ def _replay_plain(s: Any, seat: Player, picks: tuple[Action, ...], checked: bool
 _ADOPTED = (
     *("gv", "pv", "tv", "sv", "zones", "pieces", "at", "sites", "_sites_shared", "supply", "awards"),
     *("ver", "seen", "next_id", "_kept", "_kept_stamps", "_pieces_seen", "_piece_lists", "held"),
-    *("_site_log",),
+    *("kinds", "_site_log"),
 )
 
 

@@ -406,3 +406,23 @@ flow:
     s.apply("buy")
     assert s.is_over
     assert [(s.pv[p]["coin"], s.pv[p]["gem"]) for p in (0, 1)] == [(4, 1), (3, 1)]
+
+
+def test_the_reveal_takes_what_is_kept_of_the_players_resources_with_the_resources() -> None:
+    # Taken from the scratch the players decided on, the resources and what is kept of them (a player's
+    # bundle, the names of the resources held) come together: none is left from the state before.
+    from meeple.compile.codegen import _resources, held_kinds
+    from meeple.runtime.simultaneous import adopt
+    from meeple.values import Bundle
+
+    game = meeple.load(Path(__file__).resolve().parents[2] / "games" / "climbers_of_verdon.yaml", players=3)
+    s = game.new_game(seed=1)
+    names = tuple(sorted(game.definition.sym.resources))
+    before = held_kinds(s, P1, names)
+    assert before != list(names)
+    scratch = s.clone()
+    scratch.gain(P1, Bundle({name: 1 for name in names if name not in before}))
+    assert held_kinds(scratch, P1, names) == list(names)
+    adopt(s, scratch)
+    assert held_kinds(s, P1, names) == list(names)
+    assert _resources(s, P1) is _resources(scratch, P1)
