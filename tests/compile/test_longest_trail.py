@@ -16,8 +16,9 @@ Edge = tuple[str, str, str]
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
 
-def from_every_corner(edges: tuple[Edge, ...], blocked: frozenset[str]) -> int:
-    """The plain search: a trail from every corner, never through a blocked one (it may end there)."""
+def from_every_corner(edges: tuple[Edge, ...], blocked: frozenset[str], along: str | None = None) -> int:
+    """The plain search: a trail from every corner, never through a blocked one (it may end there); with
+    `along`, the longest of those that take that side."""
     by_corner: dict[str, list[tuple[str, str]]] = {}
     for side, a, b in edges:
         by_corner.setdefault(a, []).append((side, b))
@@ -26,7 +27,8 @@ def from_every_corner(edges: tuple[Edge, ...], blocked: frozenset[str]) -> int:
 
     def walk(corner: str, used: set[str], length: int) -> None:
         nonlocal best
-        best = max(best, length)
+        if along is None or along in used:
+            best = max(best, length)
         if length and corner in blocked:
             return
         for side, nxt in by_corner[corner]:
@@ -310,7 +312,7 @@ def test_a_side_in_an_arm_is_searched_from_the_ring_corner_it_hangs_from_alone()
         ("u1", "c", "i"), ("u2", "i", "j"), ("u3", "j", "k"),
     )  # fmt: skip
     edges = (new, *others)
-    along = longest_along(edges, "s0")
+    along = from_every_corner(edges, frozenset(), along="s0")
     everywhere = from_every_corner(edges, frozenset())
     assert along < everywhere  # the longest trail keeps off the new side: h..b, b-e-d-c, c..k
     joins = _corner_joins(edges, frozenset())  # the new side's bit is 1, its corners 0 and 1
@@ -319,26 +321,3 @@ def test_a_side_in_an_arm_is_searched_from_the_ring_corner_it_hangs_from_alone()
     assert _longest_in_group(joins, corners, sides, 0, 1) == along
     assert _longest_in_group(joins, corners, sides, 0) == everywhere
     assert _longest_in_group(joins, corners, sides, everywhere, 1) == everywhere
-
-
-def longest_along(edges: tuple[Edge, ...], side: str) -> int:
-    """The plain search's longest trail that takes one given side."""
-    by_corner: dict[str, list[tuple[str, str]]] = {}
-    for name, a, b in edges:
-        by_corner.setdefault(a, []).append((name, b))
-        by_corner.setdefault(b, []).append((name, a))
-    best = 0
-
-    def walk(corner: str, used: set[str], length: int) -> None:
-        nonlocal best
-        if side in used:
-            best = max(best, length)
-        for name, nxt in by_corner[corner]:
-            if name not in used:
-                used.add(name)
-                walk(nxt, used, length + 1)
-                used.discard(name)
-
-    for corner in by_corner:
-        walk(corner, set(), 0)
-    return best
