@@ -455,12 +455,11 @@ def update_award(s: Any, award: Any) -> None:
         if values is None:
             s.seen[award.name] = stamp
             return
-    elif not award.memo:  # it calls no def: no memo, no kept results to bring up to date
-        values = [award.measure(s, {"p": p}) for p in s.players]
     else:
-        s._memo = {}
-        if s.game.kept_defs:
-            s.game.refresh_kept(s)
+        if award.memo:  # a measure calling no def needs neither the memo nor the kept results
+            s._memo = {}
+            if s.game.kept_defs:
+                s.game.refresh_kept(s)
         try:
             values = [award.measure(s, {"p": p}) for p in s.players]
         finally:
