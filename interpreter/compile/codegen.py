@@ -1878,8 +1878,9 @@ def _single_units(
     condition naming it names only as `disjoint(it, x)`. If a bundle is disjoint from something, so is each
     of its units, and each unit is in the domain: some binding exists with its bundles of one unit exactly
     when one does with any. (Not where a condition asks more of it: `not disjoint(it, a) and not
-    disjoint(it, b)` may hold of a bundle of two and of none of its units.) `held_ones` lists those from
-    the player's counts, without making the holding's bundle or its `bundles`."""
+    disjoint(it, b)` may hold of a bundle of two and of none of its units.) `held_kinds` lists them, as
+    their resources' names, from the player's counts, without making the holding's bundle or its
+    `bundles` (`held_ones` as bundles, at a level where a value may be given instead)."""
     defs = gen.sym.defs
     found: dict[str, n.Node] = {}
     for k in levels:
