@@ -64,6 +64,17 @@ _EVENTS = {
 }
 
 
+def parse(report: str) -> dict[str, int]:
+    """Each event's count from the summary cachegrind writes to standard error."""
+    counts = {}
+    for name, pattern in _EVENTS.items():
+        found = pattern.search(report)
+        if found is None:
+            raise SystemExit(f"cache_profile.py: no '{name}' in valgrind's report:\n{report[-2000:]}")
+        counts[name] = int(found.group(1).replace(",", ""))
+    return counts
+
+
 def run(code: str, games: int, valgrind: list[str] | None) -> tuple[dict[str, int], int, float]:
     """The child's event counts (none without valgrind), decisions made and seconds of play."""
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(Path(__file__).resolve().parent))
@@ -76,13 +87,7 @@ def run(code: str, games: int, valgrind: list[str] | None) -> tuple[dict[str, in
     )
     if done.returncode != 0:
         raise SystemExit(f"cache_profile.py: the child failed:\n{done.stderr[-2000:]}")
-    counts = {}
-    for name, pattern in _EVENTS.items():
-        found = pattern.search(done.stderr)
-        if valgrind and found is None:
-            raise SystemExit(f"cache_profile.py: no '{name}' in valgrind's report:\n{done.stderr[-2000:]}")
-        if found is not None:
-            counts[name] = int(found.group(1).replace(",", ""))
+    counts = parse(done.stderr) if valgrind else {}
     decisions, seconds = done.stdout.split()[-2:]
     return counts, int(decisions), float(seconds)
 

@@ -220,3 +220,27 @@ def test_the_rounds_of_an_ab_comparison_alternate_the_order_and_report_each_roun
     assert printed[0] == "examples/classic/tic_tac_toe.yaml, 2 rounds of 2 games: new/base by round"
     assert printed[1].strip() == "2.000, 2.000" and printed[2].startswith("geometric mean 2.000")
     assert not any(m.split(".")[0] in ("meeple_a", "meeple_b") for m in sys.modules)  # dropped when done
+
+
+def test_the_cache_profile_reads_each_total_of_cachegrinds_summary_not_its_split_lines():
+    profile = load_benchmark("cache_profile")
+    report = """==4857== I   refs:      2,681,864,907
+==4857== I1  misses:       33,263,453
+==4857== LLi misses:          176,713
+==4857== D   refs:      1,242,148,869  (856,624,249 rd   + 385,524,620 wr)
+==4857== D1  misses:       24,121,084  ( 22,171,355 rd   +   1,949,729 wr)
+==4857== LLd misses:        2,622,711  (  2,231,811 rd   +     390,900 wr)
+==4857== LL refs:          57,384,537  ( 55,434,808 rd   +   1,949,729 wr)
+==4857== LL misses:         2,799,424  (  2,408,524 rd   +     390,900 wr)
+==4857== Branches:        412,000,000  (400,000,000 cond +  12,000,000 ind)
+==4857== Mispredicts:      42,000,000  ( 40,000,000 cond +   2,000,000 ind)
+"""
+    assert profile.parse(report) == {
+        "instructions": 2_681_864_907,
+        "L1i misses": 33_263_453,
+        "L1d misses": 24_121_084,
+        "last-level misses": 2_799_424,  # both levels' misses, not the data's (LLd) alone
+        "branches missed": 42_000_000,
+    }
+    with pytest.raises(SystemExit, match="Mispredicts|branches missed"):
+        profile.parse(report.split("==4857== Branches")[0])  # run without the branch simulation
