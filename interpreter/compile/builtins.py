@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from heapq import heappop, heappush
-from itertools import accumulate, combinations_with_replacement, repeat
-from typing import Any, overload
+from itertools import combinations_with_replacement, repeat
+from typing import Any
 
+from meeple.compile.pyparts import Distinct, Units, board_query, extreme
 from meeple.values import Bundle, PieceRef, Player
 
 Builtin = Callable[..., Any]
@@ -98,12 +99,6 @@ def size(s: Any, xs: Any) -> int:
     return count(s, xs)
 
 
-class Distinct(list):  # type: ignore[type-arg]
-    """A list whose items are known to be distinct, kept and shared by a built-in's cache (never changed
-    in place), or made for its caller alone (`groups`, `runs`): `distinct` hands it back as it is instead
-    of hashing every item again."""
-
-
 def added(current: Any, delta: Any) -> Any:
     """`x += delta`: a number or bundle added to, a list (held as a tuple) extended by the items given."""
     if not isinstance(current, tuple):
@@ -146,28 +141,8 @@ def sum_(s: Any, xs: Any) -> Any:
     return total
 
 
-def _extreme(pick: Callable[..., Any]) -> Builtin:
-    """`min` or `max` (`pick`) of the items of one value or of several values; none of nothing."""
-
-    def extreme(s: Any, *xs: Any) -> Any:
-        if len(xs) == 1:
-            one = xs[0]
-            if type(one) is dict:  # a zone: the least (greatest) name it holds, without listing units
-                if one and min(one.values()) > 0:  # it names only cards it holds
-                    return pick(one)
-                return pick([k for k, v in one.items() if v > 0], default=None)
-            if type(one) is list or type(one) is tuple:  # the commonest: no copy
-                return pick(one) if one else None
-            items = list(units(one))
-        else:
-            items = list(xs)
-        return pick(items) if items else None
-
-    return extreme
-
-
-min_ = builtin("min")(_extreme(min))
-max_ = builtin("max")(_extreme(max))
+min_ = builtin("min")(extreme(min, units))
+max_ = builtin("max")(extreme(max, units))
 
 
 @builtin("any")
@@ -258,29 +233,6 @@ def sample(s: Any, b: Bundle, n: int) -> Bundle:
     pool = Units(b)
     picked = s.rng.sample(pool, min(n, len(pool)))
     return Bundle((k, 1) for k in picked)
-
-
-class Units(Sequence[str]):
-    """The units of a bundle in sorted order (`units(b)`) without making the list: `sample` of a player
-    holding a billion ropes indexes it a few times instead of building it (and draws what the list would)."""
-
-    def __init__(self, b: Any) -> None:
-        self.keys = sorted(k for k in b if b[k] > 0)
-        self.ends = list(accumulate(b[k] for k in self.keys))  # where each key's units stop
-
-    def __len__(self) -> int:
-        return self.ends[-1] if self.ends else 0
-
-    @overload
-    def __getitem__(self, i: int) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[str]: ...
-    def __getitem__(self, i: int | slice) -> str | list[str]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self.keys[bisect_right(self.ends, i)]
 
 
 @builtin("bundles")
@@ -716,19 +668,11 @@ def copies(s: Any, card: str) -> int:
 # ---------------------------------------------------------------- board
 
 
-def _board_query(attr: str) -> Builtin:
-    def query(s: Any, site: str) -> tuple[str, ...]:
-        return getattr(s.game.board, attr).get(site, ())
-
-    query.__name__ = attr
-    return query
-
-
 # The board's incidence queries: each gives the sites a site touches, from tables that never change.
 BOARD_QUERIES = ("neighbours", "corners_of", "tiles_of", "sides_of", "ends")
 
 for _name in BOARD_QUERIES:
-    builtin(_name)(_board_query(_name))
+    builtin(_name)(board_query(_name))
 
 
 @builtin("side_between")
@@ -1078,7 +1022,7 @@ def _longest_through(
     two = _way_out(around, b, a, cut) if one is not None and one[1] else None
     if two is not None and two[1]:  # it joins two trees: the longest way out on either side, and the side
         return max(floor, one[0] + 1 + two[0])  # type: ignore[index]
-    joins = _corner_joins((side, *(e for e in sides if e is not side)), cut)  # its corners are 0 and 1
+    joins = _corner_joins((side, *(e for e in sides if e != side)), cut)  # its corners are 0 and 1
     # It closes a ring, or joins a group with one: that group is searched, for the trails along the new side
     # (its bit is 1), the others being no longer than `floor`
     found, corners = _trail_group(joins, 0, [-1] * len(joins), 0)

@@ -33,6 +33,7 @@ from meeple.compile.builtins import (
     units,
     units_held,
 )
+from meeple.compile.pyparts import signature_of
 from meeple.compile.where import RUNTIME_ERRORS, Where, located, located_by_line
 from meeple.errors import RuleRuntimeError
 from meeple.rules import nodes as n
@@ -2250,7 +2251,7 @@ def _by_position(fn: Any, args: list[str], kwargs: dict[str, str]) -> list[str] 
     a default written out where one comes between (`pieces(owner=p)`: `pieces(s, None, p)`); None when
     that cannot be done (a name it does not take by position, a default not written as a constant)."""
     try:
-        params = list(inspect.signature(fn).parameters.values())[1 + len(args) :]  # after `s` and args
+        params = list(signature_of(fn).parameters.values())[1 + len(args) :]  # after `s` and args
     except (TypeError, ValueError):
         return None
     out, left = list(args), dict(kwargs)

@@ -22,6 +22,7 @@ from meeple.compile.codegen import (
     plain_pieces_at,
     zone_member,
 )
+from meeple.compile.pyparts import signature_of
 from meeple.compile.symbols import OWNED, Path, Sink, Symbols, scope_part
 from meeple.compile.where import RUNTIME_ERRORS, Where, located
 from meeple.errors import RuleRuntimeError, did_you_mean
@@ -487,7 +488,7 @@ class ExprCompiler:
 
     def fits_signature(self, node: n.Call, name: str, fn: Callable[..., Any]) -> bool:
         """Whether a built-in is given arguments it takes; else report the misspelt keyword or the count."""
-        signature = inspect.signature(fn)
+        signature = signature_of(fn)
         named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
         takes = [p.name for p in list(signature.parameters.values())[1:] if p.kind in named]
         any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())

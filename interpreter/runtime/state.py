@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from meeple.compile.ir import GameDef
@@ -13,6 +14,10 @@ from meeple.runtime.effects import Effects
 from meeple.values import Action, Bundle, PieceRef, Player
 
 FORMAT = 2
+
+
+def _apply_compiled(state: State, action: Action | str) -> State:
+    return engine.apply(state, action)  # type: ignore[no-any-return]
 
 
 class State(Effects):
@@ -123,8 +128,11 @@ class State(Effects):
         return list(legal)
 
     # Apply one legal action (or its printed form) in place; returns the state for chaining. The engine's own
-    # function, called as a method: the commonest call of all, without a call in between.
-    apply: Callable[[State, Action | str], State] = engine.apply
+    # function, called as a method: the commonest call of all, without a call in between. A compiled engine's
+    # function binds to no instance: then a method calling it.
+    apply: Callable[[State, Action | str], State] = (
+        engine.apply if isinstance(engine.apply, FunctionType) else _apply_compiled
+    )
 
     def find_action(self, text: str) -> Action:
         for a in engine.legal_actions(self):
