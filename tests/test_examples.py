@@ -128,6 +128,7 @@ def test_the_ab_benchmark_loads_two_revisions_side_by_side_and_plays_them_on_the
     assert float(ratio) > 0
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_the_bytecode_count_names_the_generated_functions_and_adds_up_line_by_line():
     bytecodes = load_benchmark("bytecodes")
     game = meeple.load(ROOT / "examples" / "classic" / "tic_tac_toe.yaml", players=2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from bisect import bisect_right
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from typing import Any, overload
@@ -84,8 +85,10 @@ _DECLARED: dict[str, tuple[tuple[str, Any], ...]] = {
 }
 
 
+@lru_cache(maxsize=None)
 def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
-    """`inspect.signature(fn)`, or for a compiled built-in that gives none, its declared parameters."""
+    """`inspect.signature(fn)`, or for a compiled built-in that gives none, its declared parameters. Kept
+    for the process: a compiled function's is parsed from its text (`__text_signature__`) each time."""
     try:
         return inspect.signature(fn)
     except (TypeError, ValueError):

@@ -2760,6 +2760,7 @@ flow:
 """
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_a_metrics_costs_are_kept_across_decisions_until_what_it_reads_changes(tmp_path, monkeypatch):
     """`within` and `path` under a metric keep the costs from a site in the state (with the defs' kept
     results), by the site and the distance asked, while the parts the metric reads are unchanged (the

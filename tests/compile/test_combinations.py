@@ -416,6 +416,7 @@ def test_a_hand_after_a_play_gets_the_answer_worked_out_afresh_from_the_hand_bef
     assert [str(b) for b in runs(state, after, "number", "colours")] == [str(b) for b in fresh[1]]
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_a_hand_after_a_play_is_answered_from_the_hand_before_it(
     state: meeple.State, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,6 +147,7 @@ def test_loading_a_seed_game_does_not_import_networkx(name: str) -> None:
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_a_cheapest_path_search_stops_once_the_target_is_settled(monkeypatch: pytest.MonkeyPatch) -> None:
     from meeple.compile import builtins
 

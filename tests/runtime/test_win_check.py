@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from tiny_rules import load_tiny
 
 import meeple
@@ -90,6 +91,7 @@ MANY_A_TURN = RULES.replace("WIN", "p.steps >= 3").replace(
 )
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(tmp_path, monkeypatch):
     rules = MANY_A_TURN
     settled = []
@@ -105,6 +107,7 @@ def test_settling_is_skipped_while_the_turns_player_and_what_the_win_reads_stay(
     assert len(settled) == 2 and state.is_over and state.winners == [0]
 
 
+@pytest.mark.python_engine  # replaces a function of the engine or the built-ins
 def test_a_new_turn_with_nothing_changed_checks_the_win_alone(tmp_path, monkeypatch):
     rules = MANY_A_TURN
     settled, checked = [], []
