@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -20,8 +21,13 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = ("runtime/engine.py", "compile/builtins.py")  # within the package
 
 
+# The commands that build extensions: pip's other calls (the metadata, the build's requirements) need
+# none, and mypyc's type check takes a while.
+BUILDING = {"bdist_wheel", "build", "build_ext", "editable_wheel", "develop", "install"}
+
+
 def extensions() -> list:
-    if os.environ.get("MEEPLE_PURE", "") not in ("", "0"):
+    if os.environ.get("MEEPLE_PURE", "") not in ("", "0") or not BUILDING.intersection(sys.argv[1:]):
         return []
     try:
         from mypyc.build import mypycify
