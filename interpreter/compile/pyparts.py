@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import inspect
 from bisect import bisect_right
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 from itertools import accumulate
 from typing import Any, overload
 
@@ -85,7 +85,7 @@ _DECLARED: dict[str, tuple[tuple[str, Any], ...]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
     """`inspect.signature(fn)`, or for a compiled built-in that gives none, its declared parameters. Kept
     for the process: a compiled function's is parsed from its text (`__text_signature__`) each time."""
