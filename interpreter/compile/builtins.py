@@ -9,7 +9,7 @@ from heapq import heappop, heappush
 from itertools import combinations_with_replacement, repeat
 from typing import Any
 
-from meeple.compile.pyparts import Distinct, Units, board_query, extreme
+from meeple.compile.pyparts import Distinct, Units, board_query, extreme_of
 from meeple.values import Bundle, PieceRef, Player
 
 Builtin = Callable[..., Any]
@@ -141,8 +141,8 @@ def sum_(s: Any, xs: Any) -> Any:
     return total
 
 
-min_ = builtin("min")(extreme(min, units))
-max_ = builtin("max")(extreme(max, units))
+min_ = builtin("min")(extreme_of(min, units))
+max_ = builtin("max")(extreme_of(max, units))
 
 
 @builtin("any")

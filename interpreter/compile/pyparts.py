@@ -45,7 +45,7 @@ class Units(Sequence[str]):
         return self.keys[bisect_right(self.ends, i)]
 
 
-def extreme(pick: Callable[..., Any], units: Callable[[Any], Iterable[Any]]) -> Callable[..., Any]:
+def extreme_of(pick: Callable[..., Any], units: Callable[[Any], Iterable[Any]]) -> Callable[..., Any]:
     """`min` or `max` (`pick`) of the items of one value or of several values; none of nothing. `units`:
     the built-ins' own, for a value that is neither a list nor a zone."""
 
