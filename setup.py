@@ -22,8 +22,9 @@ COMPILED = ("runtime/engine.py", "compile/builtins.py")  # within the package
 
 
 # The commands that build extensions: pip's other calls (the metadata, the build's requirements) need
-# none, and mypyc's type check takes a while.
-BUILDING = {"bdist_wheel", "build", "build_ext", "editable_wheel", "develop", "install"}
+# none, and mypyc's type check takes a while. An editable install (`pip install -e .`) is not one of them:
+# its compiled modules would stand in the source folder and shadow every later edit of the two files.
+BUILDING = {"bdist_wheel", "build", "build_ext", "install"}
 
 
 def extensions() -> list:
