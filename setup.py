@@ -3,8 +3,9 @@
 `runtime/engine.py` (applying actions, the flow, settling) and `compile/builtins.py` (the functions rule
 expressions call) are where a game's time goes outside its generated code; compiled to C extensions they
 run about 1.2 times as fast (benchmarks/README.md, thirty-seventh round). Everything else stays Python,
-and so do these two where they cannot be compiled: `MEEPLE_PURE=1 pip install .` asks for that, and a
-machine without a C compiler gets it too (the extensions are optional: a failed compile is a warning).
+and so do these two where they cannot be compiled: `MEEPLE_PURE=1 pip install .` asks for that, a
+machine without a C compiler gets it too (the extensions are optional: a failed compile is a warning),
+and so does an editable install (`pip install -e .`).
 `python -c "import meeple; print(meeple.compiled())"` says which one an installation has.
 """
 
