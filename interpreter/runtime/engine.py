@@ -456,10 +456,7 @@ def update_award(s: Any, award: Any) -> None:
             s.seen[award.name] = stamp
             return
     else:
-        if award.memo:  # a measure calling no def needs neither the memo nor the kept results
-            s._memo = {}
-            if s.game.kept_defs:
-                s.game.refresh_kept(s)
+        _open_memo(s, award)
         try:
             values = [award.measure(s, {"p": p}) for p in s.players]
         finally:
@@ -482,6 +479,15 @@ def update_award(s: Any, award: Any) -> None:
         s.seen[award.name] = counters(s.ver)
 
 
+def _open_memo(s: Any, award: Any) -> None:
+    """Before an award's measuring: a listing's memo, the results kept across decisions brought up to date
+    first, where its measure calls a def (a measure calling none needs neither)."""
+    if award.memo:
+        s._memo = {}
+        if s.game.kept_defs:
+            s.game.refresh_kept(s)
+
+
 def _measures(s: Any, award: Any) -> list[Any] | None:
     """An award's measure of every player, each worked out again only when a part it reads has changed
     since (a player's own pieces, say); None when none has, and so neither can the holder."""
@@ -497,10 +503,7 @@ def _measures(s: Any, award: Any) -> list[Any] | None:
             continue
         if not fresh:
             fresh = True
-            if award.memo:  # a measure calling no def needs neither the memo nor the kept results
-                s._memo = {}
-                if s.game.kept_defs:
-                    s.game.refresh_kept(s)
+            _open_memo(s, award)
         try:
             value = award.measure(s, {"p": p})
         except BaseException:
